@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** Ids are opaque strings; some clients send numbers, which name the same thing. */
+export const idInput = z
+  .union([z.string(), z.number().int().nonnegative()])
+  .transform((v) => String(v).trim())
+  .pipe(z.string().min(1, 'must not be empty').max(128, 'is too long'));
+
+export const isoTimestamp = z
+  .string()
+  .meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-22T10:00:00.000Z' });
+
+export const failureBody = z
+  .object({
+    success: z.literal(false).optional(),
+    code: z.string(),
+    error: z.string().meta({ description: 'What went wrong, in words' }),
+    message: z
+      .string()
+      .optional()
+      .meta({ description: 'Details: which fields were invalid and why' }),
+  })
+  .meta({ id: 'Failure' });

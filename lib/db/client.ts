@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { dataDir, env } from '../config/env';
+import { acquireLock, readLock } from './lock';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  /** 'pglite' in process; 'postgres' over the wire (a server, or another process's PGlite). */
+  kind: 'pglite' | 'postgres';
+  /** Where it lives, for logs and health: a directory, or a URL without its password. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Embedded only: share the database with the CLI over a loopback wire server. */
+  shareOverSocket?: boolean;
+  /** Embedded only: when another live process holds the directory, connect to its wire server. */
+  joinRunningServer?: boolean;
+  /** Overrides DATABASE_URL / DATA_DIR (tests). 'memory://' opens a throwaway PGlite. */
+  url?: string;
+  dataDir?: string;
+}
+
+export function migrationsDir(): string {
+  return path.resolve(process.cwd(), 'lib/db/migrations');
+}
+
+function redact(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: env().DATABASE_POOL_SIZE });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  await migratePg(db as never, { migrationsFolder: migrationsDir() });
+  return { db, kind: 'postgres', location: redact(url), close: () => pool.end() };
+}
+
+async function openEmbedded(dir: string | undefined, opts: OpenOptions): Promise<Database> {
+  if (!dir) {
+    const client = await PGlite.create({ extensions: { vector } });
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(db as never, { migrationsFolder: migrationsDir() });
+    return { db, kind: 'pglite', location: 'memory://', close: () => client.close() };
+  }
+  if (opts.joinRunningServer) {
+    const holder = readLock(dir);
+    if (holder?.socketPort) {
+      return openPostgres(
+        `postgres://postgres@127.0.0.1:${holder.socketPort}/postgres?sslmode=disable`,
+      );
+    }
+  }
+  const lock = acquireLock(dir);
+  try {
+    fs.mkdirSync(path.join(dir, 'pg'), { recursive: true });
+    const client = await PGlite.create(path.join(dir, 'pg'), { extensions: { vector } });
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(db as never, { migrationsFolder: migrationsDir() });
+    let socket: PGLiteSocketServer | undefined;
+    if (opts.shareOverSocket) {
+      socket = new PGLiteSocketServer({
+        db: client,
+        host: '127.0.0.1',
+        port: 0,
+        maxConnections: 4,
+      });
+      await socket.start();
+      const port = Number(socket.getServerConn().split(':').pop());
+      lock.update({ socketPort: port });
+    }
+    return {
+      db,
+      kind: 'pglite',
+      location: dir,
+      async close() {
+        await socket?.stop();
+        await client.close();
+        lock.release();
+      },
+    };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** Opens (and migrates) the database the configuration names. */
+export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
+  const url = opts.url ?? env().DATABASE_URL;
+  if (url === 'memory://') return openEmbedded(undefined, opts);
+  if (url) return openPostgres(url);
+  return openEmbedded(path.resolve(/*turbopackIgnore: true*/ opts.dataDir ?? dataDir()), opts);
+}
+
+const globalSlot = globalThis as unknown as { __commerceDatabase?: Promise<Database> };
+
+/**
+ * The process-wide database. Kept on globalThis so that Next.js dev-mode module reloading,
+ * which re-evaluates this file, reuses the open instance instead of opening PGlite twice.
+ */
+export function getDatabase(opts: OpenOptions = { shareOverSocket: true }): Promise<Database> {
+  if (!globalSlot.__commerceDatabase) {
+    globalSlot.__commerceDatabase = openDatabase(opts).catch((err) => {
+      globalSlot.__commerceDatabase = undefined;
+      throw err;
+    });
+  }
+  return globalSlot.__commerceDatabase;
+}
+
+/** Installs an already-open database as the process-wide one (tests, CLI). */
+export function setDatabase(database: Database): void {
+  globalSlot.__commerceDatabase = Promise.resolve(database);
+}
+
+export async function closeDatabase(): Promise<void> {
+  const current = globalSlot.__commerceDatabase;
+  globalSlot.__commerceDatabase = undefined;
+  if (current) await (await current).close();
+}
+
+/** Runs raw SQL (built with drizzle's `sql` tag, so parameters stay bound) and returns its rows. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

@@ -1,0 +1,327 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * A pgvector column without a fixed dimension: models differ in width (USE lite 512, MiniLM
+ * 384, CLIP 512/768), and every vector carries its model id, so one column serves them all.
+ * Vector indexes are partial expression indexes per model (see lib/search).
+ */
+export const vector = customType<{ data: number[]; driverData: string }>({
+  dataType: () => 'vector',
+  toDriver: (value) => `[${value.join(',')}]`,
+  fromDriver: (value) => JSON.parse(value) as number[],
+});
+
+export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+
+export const developers = pgTable('developers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  plan: text('plan', { enum: ['free', 'pro', 'enterprise'] })
+    .notNull()
+    .default('free'),
+  ...timestamps,
+});
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id')
+      .notNull()
+      .references(() => developers.id, { onDelete: 'cascade' }),
+    prefix: text('prefix').notNull(),
+    hash: text('hash').notNull(),
+    createdAt: timestamps.createdAt,
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('api_keys_prefix_uq').on(t.prefix),
+    index('api_keys_developer_idx').on(t.developerId),
+  ],
+);
+
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id')
+      .notNull()
+      .references(() => developers.id, { onDelete: 'cascade' }),
+    /** The address that search links and purchases use; a profile may own older ones. */
+    shippingAddressId: text('shipping_address_id'),
+    ...timestamps,
+  },
+  (t) => [index('profiles_developer_idx').on(t.developerId)],
+);
+
+export const styles = pgTable(
+  'styles',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull(),
+    profileId: text('profile_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    embedding: vector('embedding').notNull(),
+    embeddingModel: text('embedding_model').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('styles_profile_uq').on(t.profileId)],
+);
+
+export const shippingAddresses = pgTable(
+  'shipping_addresses',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id').notNull(),
+    profileId: text('profile_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    address1: text('address_1').notNull(),
+    address2: text('address_2'),
+    city: text('city').notNull(),
+    countryCode: text('country_code').notNull(),
+    provinceCode: text('province_code').notNull(),
+    postalCode: text('postal_code').notNull(),
+    ...timestamps,
+  },
+  (t) => [index('shipping_profile_idx').on(t.profileId)],
+);
+
+export const stores = pgTable(
+  'stores',
+  {
+    id: text('id').primaryKey(),
+    domain: text('domain').notNull(),
+    name: text('name').notNull(),
+    platform: text('platform', { enum: ['shopify'] })
+      .notNull()
+      .default('shopify'),
+    /** Where products.json and the Admin API are reached; null means https://{domain}. */
+    baseUrl: text('base_url'),
+    accessPolicy: text('access_policy', { enum: ['open', 'allow'] })
+      .notNull()
+      .default('open'),
+    adminTokenEncrypted: text('admin_token_encrypted'),
+    verified: boolean('verified').notNull().default(false),
+    verificationReason: text('verification_reason'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    syncState: text('sync_state', { enum: ['never', 'running', 'succeeded', 'failed'] })
+      .notNull()
+      .default('never'),
+    syncStartedAt: timestamp('sync_started_at', { withTimezone: true, mode: 'date' }),
+    syncFinishedAt: timestamp('sync_finished_at', { withTimezone: true, mode: 'date' }),
+    syncProgress: jsonb('sync_progress').$type<Record<string, number>>(),
+    syncLastError: text('sync_last_error'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('stores_domain_uq').on(t.domain)],
+);
+
+export const storeAllowedDevelopers = pgTable(
+  'store_allowed_developers',
+  {
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    developerId: text('developer_id')
+      .notNull()
+      .references(() => developers.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.developerId] })],
+);
+
+export const syncErrors = pgTable(
+  'sync_errors',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    externalId: text('external_id'),
+    message: text('message').notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('sync_errors_store_idx').on(t.storeId, t.createdAt)],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: text('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    /** The platform's product id (Shopify's), exposed as the product id in the API. */
+    externalId: text('external_id').notNull(),
+    handle: text('handle').notNull().default(''),
+    title: text('title').notNull(),
+    bodyHtml: text('body_html').notNull().default(''),
+    description: text('description').notNull().default(''),
+    vendor: text('vendor').notNull().default(''),
+    productType: text('product_type').notNull().default(''),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    options: jsonb('options')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    images: jsonb('images')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** The product exactly as the platform sent it: the legacy /search shape is built from it. */
+    raw: jsonb('raw').notNull(),
+    contentHash: text('content_hash').notNull(),
+    searchText: tsvector('search_text'),
+    priceMin: numeric('price_min', { precision: 12, scale: 2 }),
+    priceMax: numeric('price_max', { precision: 12, scale: 2 }),
+    available: boolean('available').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('products_store_external_uq').on(t.storeId, t.externalId),
+    index('products_search_text_idx').using('gin', t.searchText),
+  ],
+);
+
+export const variants = pgTable(
+  'variants',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    storeId: text('store_id').notNull(),
+    externalId: text('external_id').notNull(),
+    title: text('title').notNull().default(''),
+    option1: text('option1'),
+    option2: text('option2'),
+    option3: text('option3'),
+    sku: text('sku'),
+    price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+    available: boolean('available').notNull().default(true),
+    position: integer('position').notNull().default(1),
+  },
+  (t) => [
+    uniqueIndex('variants_store_external_uq').on(t.storeId, t.externalId),
+    index('variants_product_idx').on(t.productId),
+    index('variants_price_idx').on(t.storeId, t.price),
+  ],
+);
+
+export const productEmbeddings = pgTable(
+  'product_embeddings',
+  {
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['text', 'image'] }).notNull(),
+    modelId: text('model_id').notNull(),
+    /** Hash of the embedded input, so a re-sync re-embeds only what changed. */
+    inputHash: text('input_hash').notNull(),
+    embedding: vector('embedding').notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.kind, t.modelId] }),
+    index('product_embeddings_model_idx').on(t.modelId, t.kind),
+  ],
+);
+
+/** Embeddings keyed by model and input hash: re-imports and eval runs skip work already done. */
+export const embeddingCache = pgTable(
+  'embedding_cache',
+  {
+    modelId: text('model_id').notNull(),
+    inputHash: text('input_hash').notNull(),
+    embedding: vector('embedding').notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [primaryKey({ columns: [t.modelId, t.inputHash] })],
+);
+
+export const imageCache = pgTable(
+  'image_cache',
+  {
+    url: text('url').notNull(),
+    modelId: text('model_id').notNull(),
+    contentHash: text('content_hash').notNull(),
+    embedding: vector('embedding').notNull(),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.url, t.modelId] }),
+    index('image_cache_hash_idx').on(t.contentHash, t.modelId),
+  ],
+);
+
+/** Document frequencies for BM25: lexical ranking needs IDF, which ts_rank lacks. */
+export const termStats = pgTable(
+  'term_stats',
+  {
+    storeId: text('store_id').notNull(),
+    term: text('term').notNull(),
+    docFreq: integer('doc_freq').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.term] })],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    developerId: text('developer_id')
+      .notNull()
+      .references(() => developers.id, { onDelete: 'cascade' }),
+    profileId: text('profile_id').notNull(),
+    storeId: text('store_id').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    requestHash: text('request_hash').notNull(),
+    status: text('status', { enum: ['pending', 'created', 'failed'] })
+      .notNull()
+      .default('pending'),
+    platformOrderId: text('platform_order_id'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    lines: jsonb('lines').notNull(),
+    shipping: jsonb('shipping').notNull(),
+    /** The response sent for this order, replayed verbatim for a repeated Idempotency-Key. */
+    response: jsonb('response'),
+    responseStatus: integer('response_status'),
+    attempts: integer('attempts').notNull().default(0),
+    totalPrice: numeric('total_price', { precision: 12, scale: 2 }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('orders_idempotency_uq').on(t.developerId, t.idempotencyKey),
+    index('orders_profile_idx').on(t.developerId, t.profileId, t.createdAt),
+    index('orders_store_idx').on(t.storeId, t.createdAt),
+  ],
+);

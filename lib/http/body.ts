@@ -1,0 +1,46 @@
+import type { Context } from 'hono';
+import { env } from '../config/env';
+
+export class BodyError extends Error {}
+
+/** Reads a JSON object body with a size limit, saying exactly what was wrong with it. */
+export async function readJsonBody(c: Context): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new BodyError(
+      `Content-Type must be application/json (got ${type ? `"${type.slice(0, 60)}"` : 'none'})`,
+    );
+  }
+  const limit = env().MAX_BODY_BYTES;
+  const declared = Number(c.req.header('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    throw new BodyError(`Request body is ${declared} bytes; the limit is ${limit}`);
+  }
+  const reader = c.req.raw.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        throw new BodyError(`Request body exceeds the limit of ${limit} bytes`);
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim()) throw new BodyError('Request body is empty; a JSON object is required');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new BodyError(`Malformed JSON: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new BodyError('Request body must be a JSON object');
+  }
+  return parsed;
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { idInput } from '../../contract/common';
+import { createProfileResponse, retrieveProfileResponse } from '../../contract/profiles';
+import { createProfile, getProfile } from '../../profiles/service';
+import { defineOperation } from '../operation';
+import type { Api } from '../openapi';
+
+const AUTH_FAILURE = {
+  status: 401,
+  codes: ['AUTH_MISSING', 'INVALID_KEY'],
+  description: 'No key, or a key that is not valid',
+};
+
+export function profileRoutes(api: Api): void {
+  defineOperation(api, {
+    method: 'post',
+    path: '/profiles/create',
+    operationId: 'createProfile',
+    summary: 'Create a profile (an end user of the calling developer)',
+    tags: ['Profiles'],
+    invalidCode: 'INVALID_REQUEST',
+    successFlag: true,
+    success: { status: 201, schema: createProfileResponse, description: 'The new profile' },
+    failures: [AUTH_FAILURE],
+    handler: async ({ db, caller }) => {
+      const profile = await createProfile(db, caller);
+      return { success: true, profile, id: profile.id, code: 'PROFILE_CREATED' };
+    },
+  });
+
+  defineOperation(api, {
+    method: 'get',
+    path: '/profiles/{id}',
+    operationId: 'getProfile',
+    summary: 'Retrieve a profile with its style and attached shipping address',
+    tags: ['Profiles'],
+    params: z.object({ id: idInput }),
+    invalidCode: 'INVALID_REQUEST',
+    successFlag: true,
+    success: { status: 200, schema: retrieveProfileResponse, description: 'The profile' },
+    failures: [
+      AUTH_FAILURE,
+      {
+        status: 404,
+        codes: ['PROFILE_NOT_FOUND'],
+        description: 'No such profile for this developer',
+      },
+    ],
+    handler: async ({ db, caller, params }) => ({
+      success: true,
+      profile: await getProfile(db, caller, params.id),
+      code: 'PROFILE_RETRIEVED',
+    }),
+  });
+}
+
+export { AUTH_FAILURE };

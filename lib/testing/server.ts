@@ -1,0 +1,64 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createDeveloper, createKey, type Plan } from '../auth/keys';
+import { closeDatabase, openDatabase, setDatabase, type Database } from '../db/client';
+import { createApiApp } from '../http/app';
+
+export interface TestServer {
+  baseUrl: string;
+  database: Database;
+  /** A new developer with one key: each test gets its own tenant. */
+  newDeveloper(plan?: Plan): Promise<{ id: string; key: string }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real API over real HTTP on a loopback port, on a real Postgres engine: in-process PGlite
+ * by default, or the server TEST_DATABASE_URL names (the wire run of the suite).
+ */
+export async function startTestServer(): Promise<TestServer> {
+  const database = await openDatabase({ url: process.env.TEST_DATABASE_URL ?? 'memory://' });
+  setDatabase(database);
+  const app = createApiApp();
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}/api`;
+  return {
+    baseUrl,
+    database,
+    async newDeveloper(plan = 'free') {
+      const dev = await createDeveloper(database.db, `test-${plan}`, plan);
+      const { key } = await createKey(database.db, dev.id);
+      return { id: dev.id, key };
+    },
+    async call(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.key) headers.authorization = opts.key;
+      let body: string | undefined;
+      if (opts.body !== undefined && method !== 'GET') {
+        body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Non-JSON bodies are returned as text for the assertion to show.
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeDatabase();
+    },
+  };
+}
