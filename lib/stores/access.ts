@@ -1,0 +1,51 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { storeAllowedDevelopers, stores } from '../db/schema';
+import { ApiError } from '../errors';
+
+export type StoreRow = typeof stores.$inferSelect;
+
+export async function findStoreById(db: Db, storeId: string): Promise<StoreRow | undefined> {
+  const [row] = await db.select().from(stores).where(eq(stores.id, storeId));
+  return row;
+}
+
+export async function findStoreByDomain(db: Db, domain: string): Promise<StoreRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(stores)
+    .where(eq(stores.domain, domain.trim().toLowerCase()));
+  return row;
+}
+
+export async function canAccessStore(
+  db: Db,
+  store: StoreRow,
+  developerId: string,
+): Promise<boolean> {
+  if (store.accessPolicy === 'open') return true;
+  const [row] = await db
+    .select({ id: storeAllowedDevelopers.developerId })
+    .from(storeAllowedDevelopers)
+    .where(
+      and(
+        eq(storeAllowedDevelopers.storeId, store.id),
+        eq(storeAllowedDevelopers.developerId, developerId),
+      ),
+    );
+  return Boolean(row);
+}
+
+/** The store, if it exists (STORE_NOT_FOUND) and its policy admits the developer (FORBIDDEN). */
+export async function requireStoreAccess(
+  db: Db,
+  storeId: string,
+  developerId: string,
+): Promise<StoreRow> {
+  const store = await findStoreById(db, storeId);
+  if (!store) throw new ApiError('STORE_NOT_FOUND', `No store with id ${storeId}`);
+  if (!(await canAccessStore(db, store, developerId))) {
+    throw new ApiError('FORBIDDEN', `This developer is not on the access list of store ${storeId}`);
+  }
+  return store;
+}
