@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticate } from '../auth/keys';
+import { openDatabase, type Database } from '../db/client';
+import { DataDirLockedError } from '../db/lock';
+import { developers } from '../db/schema';
+
+const run = promisify(execFile);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-test-'));
+
+/** Runs the CLI as operators do, in its own process, on the suite's database. */
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+  if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'lib/cli/main.ts', ...args],
+      { env },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+let holder: Database;
+
+beforeAll(async () => {
+  // Like a running server: holds the data directory and shares it over a loopback wire port.
+  holder = await openDatabase(
+    process.env.TEST_DATABASE_URL
+      ? { url: process.env.TEST_DATABASE_URL }
+      : { dataDir, shareOverSocket: true },
+  );
+});
+afterAll(async () => {
+  await holder?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('operator CLI', () => {
+  it('creates a developer with a working key, changes its plan, adds and revokes keys', async () => {
+    const created = await cli('developer', 'create', '--name', 'Acme', '--plan', 'pro', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const dev = JSON.parse(created.stdout);
+    expect(dev).toMatchObject({ name: 'Acme', plan: 'pro' });
+    expect(dev.key).toMatch(/^csk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}$/);
+    // The running holder sees what the CLI wrote: both used the same database.
+    expect((await authenticate(holder.db, dev.key))?.developerId).toBe(dev.developer_id);
+
+    const plan = await cli('developer', 'plan', dev.developer_id, 'enterprise', '--json');
+    expect(JSON.parse(plan.stdout)).toEqual({ developer_id: dev.developer_id, plan: 'enterprise' });
+    const [row] = await holder.db
+      .select()
+      .from(developers)
+      .where(eq(developers.id, dev.developer_id));
+    expect(row!.plan).toBe('enterprise');
+
+    const second = JSON.parse(
+      (await cli('key', 'create', '--developer', dev.developer_id, '--json')).stdout,
+    );
+    expect(second.key).not.toBe(dev.key);
+    const revoked = await cli('key', 'revoke', dev.key_prefix, '--json');
+    expect(JSON.parse(revoked.stdout)).toEqual({ key_prefix: dev.key_prefix, revoked: true });
+    expect(await authenticate(holder.db, dev.key)).toBeUndefined();
+    expect(await authenticate(holder.db, second.key)).toBeDefined();
+  });
+
+  it('reports migrations and refuses bad input with a message and exit code 1', async () => {
+    const migrate = JSON.parse((await cli('migrate', '--json')).stdout);
+    expect(migrate.applied).toBe(migrate.expected);
+    const badPlan = await cli('developer', 'create', '--name', 'X', '--plan', 'gold');
+    expect(badPlan.code).toBe(1);
+    expect(badPlan.stderr).toMatch(/Unknown plan "gold"/);
+    const unknown = await cli('key', 'revoke', 'csk_nothere');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No active key/);
+  });
+});
+
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('embedded data directory lock', () => {
+  it('refuses a second opening of a held data directory with a clear error', async () => {
+    await expect(openDatabase({ dataDir })).rejects.toBeInstanceOf(DataDirLockedError);
+    await expect(openDatabase({ dataDir })).rejects.toThrow(/in use by process \d+/);
+  });
+});
