@@ -4,12 +4,14 @@ import {
   bigint,
   boolean,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
   numeric,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -292,6 +294,34 @@ export const termStats = pgTable(
   },
   (t) => [primaryKey({ columns: [t.storeId, t.term] })],
 );
+
+/**
+ * The lexical index: one row per (product, term) with the field-weighted term frequency, derived
+ * from products.search_text. BM25 needs per-document tf and length, which a GIN index cannot give.
+ */
+export const searchPostings = pgTable(
+  'search_postings',
+  {
+    storeId: text('store_id').notNull(),
+    term: text('term').notNull(),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    tf: real('tf').notNull(),
+    docLen: real('doc_len').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.storeId, t.term, t.productId] }),
+    index('search_postings_product_idx').on(t.productId),
+  ],
+);
+
+/** Per-store document count and total field-weighted length: BM25's N and average length. */
+export const searchStoreStats = pgTable('search_store_stats', {
+  storeId: text('store_id').primaryKey(),
+  docCount: integer('doc_count').notNull(),
+  totalLen: doublePrecision('total_len').notNull(),
+});
 
 export const orders = pgTable(
   'orders',
