@@ -9,6 +9,28 @@ const schema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   EMBEDDING_MODEL: z.string().default('use-lite'),
   MODELS_DIR: z.string().optional(),
+  /** Image model: 'mobilenet-v2-mid' (offline, image-to-image only) or a CLIP model id/directory. */
+  IMAGE_EMBEDDING_MODEL: z.string().default('mobilenet-v2-mid'),
+  /** Let @huggingface/transformers download from its hub; off because this network has none. */
+  TRANSFORMERS_ALLOW_REMOTE: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  /** Hosts or IPs that image fetching may reach even though they are private (tests, demos). */
+  IMAGE_FETCH_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  IMAGE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+  IMAGE_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).default(8_388_608),
+  IMAGE_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(10).default(3),
+  /** How long a query image's embedding is reused before its URL is fetched again. */
+  IMAGE_CACHE_TTL_HOURS: z.coerce.number().min(0).default(24),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   STORE_TOKEN_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

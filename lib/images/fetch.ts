@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import sharp from 'sharp';
+import { env } from '../config/env';
+import { ApiError } from '../errors';
+import { isPublicAddress } from './address-policy';
+
+export interface FetchedImage {
+  /** The URL the image was finally read from (after redirects). */
+  url: string;
+  bytes: Buffer;
+  contentType: string;
+  /** sha256 of the bytes, hex: the cache key that survives a URL change. */
+  contentHash: string;
+  format: string;
+  width: number;
+  height: number;
+}
+
+export interface FetchImageOptions {
+  /** Names the input in refusals, e.g. 'query.image_url'. */
+  field?: string;
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  allowHosts?: string[];
+}
+
+const DECODABLE = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff']);
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Bounds the decoded size too: a small file can declare a huge canvas (a "pixel bomb"). */
+const MAX_PIXELS = 50_000_000;
+
+interface Settings {
+  field: string;
+  timeoutMs: number;
+  /** One deadline for the whole fetch, redirects and body included. */
+  signal: AbortSignal;
+  maxBytes: number;
+  maxRedirects: number;
+  allowHosts: Set<string>;
+}
+
+function refuse(s: Settings, message: string, detail: string): never {
+  throw new ApiError('INVALID_REQUEST', message, 400, `${s.field}: ${detail}`);
+}
+
+/** Validates scheme and credentials, resolves DNS once, and returns the address to connect to. */
+async function checkedAddress(s: Settings, url: URL): Promise<{ address: string; family: 4 | 6 }> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    refuse(s, 'Image URL must use http or https', `scheme ${url.protocol} is not allowed`);
+  }
+  if (url.username || url.password) {
+    refuse(s, 'Image URL must not contain credentials', 'user:password@ is not allowed');
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  let candidates: { address: string; family: number }[];
+  if (isIP(host)) {
+    candidates = [{ address: host, family: isIP(host) }];
+  } else {
+    try {
+      candidates = await dnsLookup(host, { all: true, verbatim: true });
+    } catch {
+      refuse(s, 'Image host could not be resolved', `no address for ${host}`);
+    }
+  }
+  const allowed = s.allowHosts.has(host);
+  for (const c of candidates) {
+    // Every address must be public: DNS answers rotate, and one private answer is enough to abuse.
+    if (!allowed && !s.allowHosts.has(c.address) && !isPublicAddress(c.address)) {
+      refuse(
+        s,
+        'Image URL points to a private or reserved network address',
+        `${host} resolves to ${c.address}`,
+      );
+    }
+  }
+  const chosen = candidates[0];
+  if (!chosen) refuse(s, 'Image host could not be resolved', `no address for ${host}`);
+  return { address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
+
+/** A lookup that always answers with the address already checked, so DNS cannot change it. */
+function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+}
+
+function request(s: Settings, url: URL, pinned: { address: string; family: 4 | 6 }) {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.get(
+      url,
+      {
+        lookup: pinnedLookup(pinned.address, pinned.family),
+        headers: { accept: 'image/*', 'user-agent': 'commerce-search-image-fetcher/1' },
+        signal: s.signal,
+      },
+      resolve,
+    );
+    req.on('error', reject);
+  });
+}
+
+async function readBody(s: Settings, res: IncomingMessage): Promise<Buffer> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > s.maxBytes) {
+    res.destroy();
+    refuse(s, 'Image is too large', `${declared} bytes, the limit is ${s.maxBytes}`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of res as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > s.maxBytes) {
+      res.destroy();
+      refuse(s, 'Image is too large', `more than ${s.maxBytes} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function decodeCheck(s: Settings, bytes: Buffer) {
+  try {
+    const image = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' });
+    const meta = await image.metadata();
+    if (!meta.format || !DECODABLE.has(meta.format) || !meta.width || !meta.height) {
+      throw new Error('unsupported format');
+    }
+    // Decoding a thumbnail reads the whole stream: a truncated or corrupt file fails here.
+    await image.resize(8, 8, { fit: 'fill' }).raw().toBuffer();
+    return { format: meta.format, width: meta.width, height: meta.height };
+  } catch {
+    refuse(
+      s,
+      'Image could not be decoded',
+      'the content is not a readable JPEG, PNG, WebP, GIF or AVIF image',
+    );
+  }
+}
+
+async function fetchOnce(s: Settings, start: URL): Promise<FetchedImage> {
+  let url = start;
+  for (let hop = 0; ; hop++) {
+    const pinned = await checkedAddress(s, url);
+    const res = await request(s, url, pinned);
+    if (REDIRECTS.has(res.statusCode ?? 0)) {
+      res.resume();
+      const location = res.headers.location;
+      if (!location)
+        refuse(s, 'Image URL redirected nowhere', `${res.statusCode} without Location`);
+      if (hop >= s.maxRedirects) {
+        refuse(s, 'Image URL redirected too many times', `more than ${s.maxRedirects} redirects`);
+      }
+      url = new URL(location, url);
+      continue;
+    }
+    if (res.statusCode !== 200) {
+      res.resume();
+      refuse(s, 'Image URL did not return an image', `HTTP ${res.statusCode} from ${url.host}`);
+    }
+    const contentType = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!contentType.startsWith('image/')) {
+      res.destroy();
+      refuse(s, 'Image URL did not return an image', `content-type "${contentType || 'none'}"`);
+    }
+    const bytes = await readBody(s, res);
+    const decoded = await decodeCheck(s, bytes);
+    return {
+      url: url.toString(),
+      bytes,
+      contentType,
+      contentHash: createHash('sha256').update(bytes).digest('hex'),
+      ...decoded,
+    };
+  }
+}
+
+/**
+ * Fetches an image from a caller-supplied URL without letting the caller reach our own network:
+ * http(s) only, no credentials, every hop's DNS answer checked and then pinned for the connection
+ * (no rebinding), redirects capped, one deadline for the whole fetch, a byte limit, an image
+ * content type, and a real decode. Every refusal is a 400 INVALID_REQUEST saying why.
+ */
+export async function fetchImage(raw: string, opts: FetchImageOptions = {}): Promise<FetchedImage> {
+  const config = env();
+  const timeoutMs = opts.timeoutMs ?? config.IMAGE_FETCH_TIMEOUT_MS;
+  const s: Settings = {
+    field: opts.field ?? 'image_url',
+    timeoutMs,
+    signal: AbortSignal.timeout(timeoutMs),
+    maxBytes: opts.maxBytes ?? config.IMAGE_FETCH_MAX_BYTES,
+    maxRedirects: opts.maxRedirects ?? config.IMAGE_FETCH_MAX_REDIRECTS,
+    allowHosts: new Set(
+      (opts.allowHosts ?? config.IMAGE_FETCH_ALLOW_HOSTS).map((h) => h.toLowerCase()),
+    ),
+  };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    refuse(s, 'Image URL is not a valid URL', JSON.stringify(raw.slice(0, 200)));
+  }
+  try {
+    return await fetchOnce(s, url);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    if (s.signal.aborted) {
+      refuse(s, 'Image URL took too long to answer', `no complete image within ${timeoutMs} ms`);
+    }
+    refuse(s, 'Image URL could not be fetched', `connection to ${url.host} failed`);
+  }
+}
