@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { queryRows } from '../db/client';
+import { textEmbedder } from '../embeddings';
+import { indexLexical, rebuildLexicalStats, type IndexableProduct } from './lexical-index';
+import { embedProducts } from './text-embeddings';
+import { dropOtherVectorIndexes, ensureVectorIndex } from './vector-index';
+import { bigintArray } from './sql-arrays';
+
+export interface IndexOptions {
+  /** Called after each batch with the number of products done so far and the total. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface IndexResult {
+  /** Inputs that went through the embedding model. */
+  embedded: number;
+  /** Products whose vector was kept (unchanged input) or came from embedding_cache. */
+  reused: number;
+}
+
+/** Lexical work is cheap per product and pays per statement; the model prefers small batches. */
+const LEXICAL_BATCH = 1000;
+const EMBED_BATCH = 64;
+
+async function loadProducts(db: Db, ids: number[]): Promise<IndexableProduct[]> {
+  const rows = await queryRows<{
+    id: string | number;
+    store_id: string;
+    title: string;
+    product_type: string;
+    vendor: string;
+    tags: string[];
+    description: string;
+  }>(
+    db,
+    sql`SELECT id, store_id, title, product_type, vendor, tags, description
+        FROM products WHERE id = ANY(${bigintArray(ids)}) ORDER BY id`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    storeId: r.store_id,
+    title: r.title,
+    productType: r.product_type,
+    vendor: r.vendor,
+    tags: r.tags ?? [],
+    description: r.description,
+  }));
+}
+
+/**
+ * Makes products searchable: search_text, postings and BM25 statistics, and the text embedding
+ * for the active model (cached by input). Call it after every upsert batch; ids that no longer
+ * exist are ignored. Safe to call again: unchanged inputs cost no embedding.
+ */
+export async function indexProducts(
+  db: Db,
+  productIds: number[],
+  opts: IndexOptions = {},
+): Promise<IndexResult> {
+  const provider = textEmbedder();
+  const ids = [...new Set(productIds)];
+  const total = ids.length;
+  let done = 0;
+  const result: IndexResult = { embedded: 0, reused: 0 };
+  for (let start = 0; start < ids.length; start += LEXICAL_BATCH) {
+    const items = await loadProducts(db, ids.slice(start, start + LEXICAL_BATCH));
+    await indexLexical(db, items);
+    for (let i = 0; i < items.length; i += EMBED_BATCH) {
+      const part = await embedProducts(db, provider, items.slice(i, i + EMBED_BATCH));
+      result.embedded += part.embedded;
+      result.reused += part.reused;
+      opts.onProgress?.(Math.min(done + i + EMBED_BATCH, done + items.length), total);
+    }
+    done = Math.min(start + LEXICAL_BATCH, total);
+    opts.onProgress?.(done, total);
+  }
+  if (total > 0) await ensureVectorIndex(db, 'text', provider.modelId, provider.dimensions);
+  return result;
+}
+
+/**
+ * After a model change: embeds every product for the active model and removes the vectors and
+ * indexes of other models, so search never compares vectors from two models.
+ */
+export async function reindexAll(db: Db, opts: IndexOptions = {}): Promise<IndexResult> {
+  const provider = textEmbedder();
+  await db.execute(
+    sql`DELETE FROM product_embeddings WHERE kind = 'text' AND model_id <> ${provider.modelId}`,
+  );
+  await dropOtherVectorIndexes(db, 'text', provider.modelId);
+  const rows = await queryRows<{ id: string | number }>(
+    db,
+    sql`SELECT id FROM products ORDER BY id`,
+  );
+  const result = await indexProducts(
+    db,
+    rows.map((r) => Number(r.id)),
+    opts,
+  );
+  const stores = await queryRows<{ id: string }>(db, sql`SELECT id FROM stores`);
+  await rebuildLexicalStats(
+    db,
+    stores.map((s) => s.id),
+  );
+  return result;
+}

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { queryRows } from '../db/client';
+import type { EmbeddingProvider } from '../embeddings/provider';
+import type { IndexableProduct } from './lexical-index';
+import { bigintArray, textArray } from './sql-arrays';
+
+/** Descriptions are long and mostly boilerplate; their opening says what the product is. */
+const DESCRIPTION_CHARS = 300;
+
+/** What the text embedding of a product sees: what it is first, then how it is sold. */
+export function embeddingInput(p: IndexableProduct): string {
+  const parts = [p.title, p.productType, p.vendor, p.tags.join(', ')];
+  const description = p.description.slice(0, DESCRIPTION_CHARS).trim();
+  if (description) parts.push(description);
+  return parts
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join('. ');
+}
+
+export function inputHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+function toVectorLiteral(v: number[]): string {
+  return `[${v.join(',')}]`;
+}
+
+/**
+ * Stores each product's text embedding for the provider's model. Products whose input is
+ * unchanged keep their vector; inputs seen before (any product, any run) come from
+ * embedding_cache; only the rest go through the model.
+ */
+export async function embedProducts(
+  db: Db,
+  provider: EmbeddingProvider,
+  items: IndexableProduct[],
+): Promise<{ embedded: number; reused: number }> {
+  if (items.length === 0) return { embedded: 0, reused: 0 };
+  const modelId = provider.modelId;
+  const inputs = items.map((p) => {
+    const text = embeddingInput(p);
+    return { id: p.id, text, hash: inputHash(text) };
+  });
+  const ids = inputs.map((i) => i.id);
+  const current = await queryRows<{ product_id: string | number; input_hash: string }>(
+    db,
+    sql`SELECT product_id, input_hash FROM product_embeddings
+        WHERE kind = 'text' AND model_id = ${modelId} AND product_id = ANY(${bigintArray(ids)})`,
+  );
+  const currentHash = new Map(current.map((r) => [Number(r.product_id), r.input_hash]));
+  const stale = inputs.filter((i) => currentHash.get(i.id) !== i.hash);
+  if (stale.length === 0) return { embedded: 0, reused: items.length };
+
+  const hashes = [...new Set(stale.map((i) => i.hash))];
+  const cached = await queryRows<{ input_hash: string }>(
+    db,
+    sql`SELECT input_hash FROM embedding_cache
+        WHERE model_id = ${modelId} AND input_hash = ANY(${textArray(hashes)})`,
+  );
+  const known = new Set(cached.map((r) => r.input_hash));
+  const missing = new Map<string, string>();
+  for (const i of stale) if (!known.has(i.hash)) missing.set(i.hash, i.text);
+
+  if (missing.size > 0) {
+    const vectors = await provider.embedTexts([...missing.values()]);
+    await db.execute(sql`
+      INSERT INTO embedding_cache (model_id, input_hash, embedding)
+      SELECT ${modelId}, h, v::vector
+      FROM unnest(${textArray([...missing.keys()])}, ${textArray(vectors.map(toVectorLiteral))}) AS u(h, v)
+      ON CONFLICT DO NOTHING`);
+  }
+
+  await db.execute(sql`
+    INSERT INTO product_embeddings (product_id, kind, model_id, input_hash, embedding)
+    SELECT u.id, 'text', ${modelId}, u.h, c.embedding
+    FROM unnest(${bigintArray(stale.map((i) => i.id))}, ${textArray(stale.map((i) => i.hash))}) AS u(id, h)
+    JOIN embedding_cache c ON c.model_id = ${modelId} AND c.input_hash = u.h
+    ON CONFLICT (product_id, kind, model_id) DO UPDATE
+      SET input_hash = excluded.input_hash, embedding = excluded.embedding, created_at = now()`);
+
+  return { embedded: missing.size, reused: items.length - missing.size };
+}
