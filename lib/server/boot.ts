@@ -3,6 +3,7 @@ import { createDeveloper, createKey } from '../auth/keys';
 import { env } from '../config/env';
 import { getDatabase } from '../db/client';
 import { developers } from '../db/schema';
+import { ensureDashboardKey } from './dashboard-key';
 import { logger } from '../log/logger';
 
 /** Start-up steps run once per server process, before the first request. */
@@ -21,6 +22,8 @@ export async function boot(): Promise<void> {
   logger().info({ database: database.location, kind: database.kind }, 'database ready');
   for (const step of bootSteps) await step();
   const [row] = await database.db.select({ n: count() }).from(developers);
+  // After the count: the dashboard's built-in developer must not hide the demo developer.
+  await ensureDashboardKey(database.db);
   if ((row?.n ?? 0) > 0) return;
   const dev = await createDeveloper(database.db, 'Demo developer', 'pro');
   const { key } = await createKey(database.db, dev.id);

@@ -1,0 +1,91 @@
+'use client';
+
+import { useRef, useState } from 'react';
+import { describeFailure } from '@/components/code-words';
+import { Notice } from '@/components/notice';
+import { buyAction } from './actions';
+
+type Phase = 'idle' | 'confirming' | 'buying' | 'done';
+
+export function BuyButton({
+  storeId,
+  variantId,
+  label,
+  disabled,
+}: {
+  storeId: string;
+  variantId: string;
+  label: string;
+  disabled?: boolean;
+}) {
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [outcome, setOutcome] = useState<{ ok: boolean; words: string }>();
+  // One key per confirmed purchase: a double click or a retry replays, never re-orders.
+  const key = useRef<string | undefined>(undefined);
+
+  async function confirm() {
+    if (phase === 'buying') return;
+    setPhase('buying');
+    key.current ??= crypto.randomUUID();
+    const result = await buyAction(storeId, variantId, key.current);
+    if (result.ok) {
+      setOutcome({
+        ok: true,
+        words: result.data.orderId
+          ? `Order placed: ${result.data.orderId}.`
+          : `Order placed. ${result.data.message}`,
+      });
+      setPhase('done');
+    } else {
+      setOutcome({
+        ok: false,
+        words: `${describeFailure(result.code, result.error)} (${result.code})`,
+      });
+      key.current = undefined;
+      setPhase('idle');
+    }
+  }
+
+  return (
+    <div className="space-y-2">
+      {phase === 'confirming' || phase === 'buying' ? (
+        <div
+          role="group"
+          aria-label={`Confirm buying ${label}`}
+          className="flex flex-wrap items-center gap-2"
+        >
+          <span className="text-sm">Buy 1 × {label}?</span>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={phase === 'buying'}
+            onClick={confirm}
+          >
+            {phase === 'buying' ? 'Buying…' : 'Confirm purchase'}
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={phase === 'buying'}
+            onClick={() => setPhase('idle')}
+          >
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={disabled || phase === 'done'}
+          onClick={() => {
+            setOutcome(undefined);
+            setPhase('confirming');
+          }}
+        >
+          {phase === 'done' ? 'Bought' : 'Buy'}
+        </button>
+      )}
+      {outcome && <Notice tone={outcome.ok ? 'success' : 'error'}>{outcome.words}</Notice>}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/** What each API code means for the person looking at the page. */
+const WORDS: Record<string, string> = {
+  ORDER_CREATED: 'Order placed.',
+  STORE_NOT_VERIFIED: 'This store is not verified yet, so it cannot take orders through us.',
+  STORE_NOT_FOUND: 'That store is not in the catalogue.',
+  FORBIDDEN: 'This store does not allow purchases or searches from this dashboard.',
+  USER_NOT_FOUND:
+    'The current profile no longer exists. Choose or create another on the Profile page.',
+  PROFILE_NOT_FOUND:
+    'The current profile no longer exists. Choose or create another on the Profile page.',
+  BAD_REQUEST_ERROR: 'The store refused the request',
+  INVALID_REQUEST: 'The search could not run with those settings',
+  NO_RESULTS_FOUND: 'No products matched.',
+  FORBIDDEN_FEATURE: 'Image search needs a Pro plan.',
+  RATE_LIMITED: 'Too many requests just now. Wait a moment and try again.',
+  INTERNAL_ERROR: 'Something went wrong on our side. Try again in a moment.',
+  API_UNREACHABLE: 'The service could not be reached. Try again in a moment.',
+  API_TIMEOUT: 'The service took too long to answer. Try again in a moment.',
+  ROUTE_NOT_FOUND: 'This feature is not available on the service yet.',
+  IDEMPOTENCY_KEY_REUSED: 'This purchase was already sent with different details.',
+  NO_PROFILE: 'Choose or create a profile on the Profile page first.',
+};
+
+/** Plain words for a failure: the code's meaning, then the service's own explanation. */
+export function describeFailure(code: string, error?: string): string {
+  const words = WORDS[code];
+  if (!words) return error ?? `The request failed (${code}).`;
+  return error && !words.endsWith('.') ? `${words}: ${error}` : words;
+}

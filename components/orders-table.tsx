@@ -1,0 +1,48 @@
+import type { OrderRecord } from '@/lib/api-client';
+import { formatTime } from './format';
+
+export function OrdersTable({ orders, caption }: { orders: OrderRecord[]; caption: string }) {
+  if (orders.length === 0) return <p>No orders yet.</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr className="border-b">
+            <th scope="col" className="py-2 pr-3">
+              Order
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Status
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Items
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Store order
+            </th>
+            <th scope="col" className="py-2">
+              Placed
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {orders.map((o) => (
+            <tr key={o.id} className="border-b align-top" data-testid="order-row">
+              <td className="py-2 pr-3 font-mono">{o.id}</td>
+              <td className="py-2 pr-3">
+                {o.status}
+                {o.error_code ? ` (${o.error_code})` : ''}
+              </td>
+              <td className="py-2 pr-3">
+                {o.lines.map((l) => `${l.quantity} × ${l.title} (${l.variant_title})`).join(', ')}
+              </td>
+              <td className="py-2 pr-3 font-mono">{o.platform_order_id ?? '—'}</td>
+              <td className="py-2">{formatTime(o.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

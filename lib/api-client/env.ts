@@ -1,0 +1,27 @@
+import {
+  createApiClient,
+  createOperatorClient,
+  type ApiClient,
+  type OperatorClient,
+} from './client';
+
+/** `API_BASE_URL`, or the API of this very server: http://127.0.0.1:${PORT:-3000}/api. */
+export function apiBaseUrl(): string {
+  return process.env.API_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}/api`;
+}
+
+/**
+ * The developer client configured from the server environment: `DASHBOARD_API_KEY`, set by the
+ * operator or, when unset, by the server's boot step (lib/server/dashboard-key.ts).
+ */
+export function apiClientFromEnv(): ApiClient {
+  const apiKey = process.env.DASHBOARD_API_KEY;
+  if (!apiKey) throw new Error('DASHBOARD_API_KEY is not set and the server created no key');
+  return createApiClient({ baseUrl: apiBaseUrl(), apiKey });
+}
+
+/** The operator client from `OPERATOR_TOKEN`; undefined when the server has none. */
+export function operatorClientFromEnv(): OperatorClient | undefined {
+  const operatorToken = process.env.OPERATOR_TOKEN;
+  return operatorToken ? createOperatorClient({ baseUrl: apiBaseUrl(), operatorToken }) : undefined;
+}

@@ -1,0 +1,5 @@
+export { createApiClient, createOperatorClient } from './client';
+export type { ApiClient, ClientOptions, OperatorClient } from './client';
+export { apiBaseUrl, apiClientFromEnv, operatorClientFromEnv } from './env';
+export { ApiRequestError } from './request';
+export type * from './types';
