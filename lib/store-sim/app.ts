@@ -1,0 +1,228 @@
+import type { HttpBindings } from '@hono/node-server';
+import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { STATUS_CODES } from 'node:http';
+import { productPage, type ShopifyProductInput } from './catalogue';
+import { faultListSchema, type Fault, type FaultQueue } from './faults';
+import { renderCartPage } from './cart-page';
+import { readShopImage } from './images';
+import type { SimShop } from './shop';
+
+export interface RequestRecord {
+  method: string;
+  /** The shop the request went to. */
+  domain: string;
+  /** The path below the shop's prefix, e.g. `/products.json`. */
+  path: string;
+  query: string;
+  /** The status answered; null when a `drop` fault gave no answer. */
+  status: number | null;
+  time: string;
+}
+
+/** What the routes need from the running simulator. */
+export interface SimRuntime {
+  shop(domain: string): SimShop | undefined;
+  shops(): SimShop[];
+  faults: FaultQueue;
+  log: RequestRecord[];
+  reset(): void;
+}
+
+type Env = { Bindings: HttpBindings; Variables: { shop: SimShop } };
+
+const NOT_FOUND = { errors: 'Not Found' };
+const INVALID_TOKEN = {
+  errors: '[API] Invalid API key or access token (unrecognized login or wrong password)',
+};
+const THROTTLED =
+  'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.';
+const SHOP_PATH = /^\/shops\/([^/]+)(\/.*)?$/;
+const ADMIN = '/shops/:domain/admin/api/:version{[0-9]{4}-[0-9]{2}|unstable}';
+
+function statusFault(c: Context<Env>, fault: Extract<Fault, { kind: 'status' }>): Response {
+  const body = fault.body ?? {
+    errors: fault.status === 429 ? THROTTLED : (STATUS_CODES[fault.status] ?? 'Error'),
+  };
+  if (fault.retryAfterSeconds !== undefined) {
+    c.header('Retry-After', String(fault.retryAfterSeconds));
+  }
+  const status = fault.status as ContentfulStatusCode;
+  return typeof body === 'string' ? c.text(body, status) : c.json(body, status);
+}
+
+/** Drop: the client sees its connection reset and never gets a status. */
+async function dropConnection(c: Context<Env>): Promise<Response> {
+  const socket = c.env.incoming.socket;
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  socket.destroy();
+  await closed;
+  return c.body(null);
+}
+
+async function readJson(c: Context<Env>): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    return undefined;
+  }
+}
+
+function limitParam(value: string | undefined, fallback: number): number {
+  const n = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(n) && n > 0 ? Math.min(n, 250) : fallback;
+}
+
+function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
+  // Every shop request is logged, then may meet an injected fault, before the shop answers.
+  app.use('/shops/*', async (c, next) => {
+    const url = new URL(c.req.url);
+    const [, domain = '', shopPath = '/'] = SHOP_PATH.exec(url.pathname) ?? [];
+    const record: RequestRecord = {
+      method: c.req.method,
+      domain,
+      path: shopPath,
+      query: url.search,
+      status: null,
+      time: new Date().toISOString(),
+    };
+    sim.log.push(record);
+    const fault = sim.faults.take({
+      method: c.req.method,
+      domain,
+      fullPath: url.pathname,
+      shopPath,
+    });
+    if (fault?.kind === 'drop') return dropConnection(c);
+    if (fault?.kind === 'status') {
+      const res = statusFault(c, fault);
+      record.status = res.status;
+      return res;
+    }
+    if (fault?.kind === 'latency') await new Promise((r) => setTimeout(r, fault.delayMs));
+    await next();
+    record.status = c.res.status;
+  });
+
+  app.use('/shops/:domain/*', async (c, next) => {
+    const shop = sim.shop(c.req.param('domain'));
+    if (!shop) return c.json(NOT_FOUND, 404);
+    c.set('shop', shop);
+    await next();
+  });
+
+  app.get('/shops/:domain/products.json', (c) =>
+    c.json({
+      products: productPage(c.var.shop.catalogue, c.req.query('limit'), c.req.query('page')),
+    }),
+  );
+
+  app.get('/shops/:domain/cart/:items', (c) => {
+    const html = renderCartPage(c.var.shop, c.req.param('items'), new URL(c.req.url).searchParams);
+    return c.html(html.body, html.status);
+  });
+
+  app.get('/shops/:domain/cdn/*', async (c) => {
+    const shop = c.var.shop;
+    const prefix = `/shops/${c.req.param('domain')}/cdn/`;
+    const image = await readShopImage(shop.options, c.req.path.slice(prefix.length));
+    if (!image) return c.json(NOT_FOUND, 404);
+    return c.body(image.body as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': image.contentType,
+    });
+  });
+
+  app.use(`${ADMIN}/*`, async (c, next) => {
+    if (c.req.header('x-shopify-access-token') !== c.var.shop.accessToken) {
+      return c.json(INVALID_TOKEN, 401);
+    }
+    await next();
+  });
+
+  app.get(`${ADMIN}/shop.json`, (c) => c.json({ shop: c.var.shop.info() }));
+
+  app.post(`${ADMIN}/orders.json`, async (c) => {
+    const result = c.var.shop.placeOrder(await readJson(c));
+    if ('refusal' in result) return c.json(result.refusal.body, result.refusal.status);
+    return c.json({ order: result.order }, 201);
+  });
+
+  app.get(`${ADMIN}/orders.json`, (c) => {
+    const ids = c.req.query('ids')?.split(',').map(Number);
+    const sinceId = Number(c.req.query('since_id') ?? 0);
+    const orders = c.var.shop.orders
+      .filter((o) => (!ids || ids.includes(o.id)) && o.id > sinceId)
+      .slice(-limitParam(c.req.query('limit'), 50))
+      .reverse();
+    return c.json({ orders });
+  });
+
+  app.get(`${ADMIN}/orders/:file{[0-9]+\\.json}`, (c) => {
+    const id = Number(c.req.param('file').replace('.json', ''));
+    const order = c.var.shop.orders.find((o) => o.id === id);
+    return order ? c.json({ order }) : c.json(NOT_FOUND, 404);
+  });
+}
+
+/** Control routes for out-of-process users (`npm run store-sim`, browser tests). */
+function registerControlRoutes(app: Hono<Env>, sim: SimRuntime): void {
+  app.get('/_sim/shops', (c) =>
+    c.json({
+      shops: sim.shops().map((s) => ({
+        domain: s.domain,
+        name: s.name,
+        url: s.shopUrl,
+        access_token: s.accessToken,
+        products: s.catalogue.products.length,
+        orders: s.orders.length,
+      })),
+    }),
+  );
+
+  app.get('/_sim/shops/:domain/orders', (c) => {
+    const shop = sim.shop(c.req.param('domain'));
+    return shop ? c.json({ orders: shop.orders }) : c.json(NOT_FOUND, 404);
+  });
+
+  app.put('/_sim/shops/:domain/products', async (c) => {
+    const shop = sim.shop(c.req.param('domain'));
+    if (!shop) return c.json(NOT_FOUND, 404);
+    const body = await readJson(c);
+    const products = Array.isArray(body) ? body : (body as { products?: unknown })?.products;
+    if (!Array.isArray(products)) {
+      return c.json({ error: 'Send an array of products or {"products": [...]}' }, 400);
+    }
+    shop.setProducts(products as ShopifyProductInput[]);
+    return c.json({ products: shop.catalogue.products.length });
+  });
+
+  app.get('/_sim/requests', (c) => {
+    const domain = c.req.query('domain');
+    return c.json({ requests: sim.log.filter((r) => !domain || r.domain === domain) });
+  });
+
+  app.post('/_sim/faults', async (c) => {
+    const parsed = faultListSchema.safeParse(await readJson(c));
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
+      return c.json({ error: `Invalid fault: ${issues.join('; ')}` }, 400);
+    }
+    const faults = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
+    for (const fault of faults) sim.faults.add(fault);
+    return c.json({ armed: faults.length }, 201);
+  });
+
+  app.post('/_sim/reset', (c) => {
+    sim.reset();
+    return c.json({ ok: true });
+  });
+}
+
+export function createSimApp(sim: SimRuntime): Hono<Env> {
+  const app = new Hono<Env>();
+  registerShopRoutes(app, sim);
+  registerControlRoutes(app, sim);
+  app.notFound((c) => c.json(NOT_FOUND, 404));
+  app.onError((_err, c) => c.json({ errors: 'Internal Server Error' }, 500));
+  return app;
+}

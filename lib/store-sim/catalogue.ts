@@ -1,0 +1,226 @@
+import fs from 'node:fs';
+
+/** A product as a caller hands it to the simulator: Shopify's public or Admin JSON. */
+export type ShopifyProductInput = Record<string, unknown>;
+
+/** A product as the storefront's `/products.json` shows it. */
+export interface StorefrontProduct {
+  id: number;
+  title: string;
+  handle?: string;
+  tags: string[];
+  variants: StorefrontVariant[];
+  images: Array<{ src: string } & Record<string, unknown>>;
+  options: Array<{ name: string; position?: number; values?: string[] }>;
+  [field: string]: unknown;
+}
+
+export interface StorefrontVariant {
+  id: number;
+  title?: string;
+  price: string;
+  available: boolean;
+  [field: string]: unknown;
+}
+
+/** What an order needs to know about a variant. */
+export interface CatalogueVariant {
+  id: number;
+  productId: number;
+  productTitle: string;
+  title: string;
+  price: string;
+  sku: string | null;
+  grams: number;
+  requiresShipping: boolean;
+  taxable: boolean;
+  available: boolean;
+}
+
+export interface Catalogue {
+  products: StorefrontProduct[];
+  variants: Map<number, CatalogueVariant>;
+}
+
+// Field lists of the storefront's public JSON, in Shopify's order: Admin-only fields
+// (inventory, admin_graphql_api_id, status, ...) never reach the storefront.
+const PRODUCT_FIELDS = [
+  'id',
+  'title',
+  'handle',
+  'body_html',
+  'published_at',
+  'created_at',
+  'updated_at',
+  'vendor',
+  'product_type',
+] as const;
+const VARIANT_FIELDS = [
+  'id',
+  'title',
+  'option1',
+  'option2',
+  'option3',
+  'sku',
+  'requires_shipping',
+  'taxable',
+  'featured_image',
+  'available',
+  'price',
+  'grams',
+  'compare_at_price',
+  'position',
+  'product_id',
+  'created_at',
+  'updated_at',
+] as const;
+const IMAGE_FIELDS = [
+  'id',
+  'created_at',
+  'position',
+  'updated_at',
+  'product_id',
+  'variant_ids',
+  'src',
+  'width',
+  'height',
+] as const;
+
+type Json = Record<string, unknown>;
+
+function pick(source: Json, fields: readonly string[]): Json {
+  const out: Json = {};
+  for (const field of fields) if (field in source) out[field] = source[field];
+  return out;
+}
+
+function records(value: unknown): Json[] {
+  return Array.isArray(value)
+    ? value.filter((v): v is Json => typeof v === 'object' && v !== null)
+    : [];
+}
+
+/** Admin tags are one comma-separated string; the storefront shows an array. */
+function tagList(tags: unknown): string[] {
+  if (Array.isArray(tags)) return tags.map(String);
+  if (typeof tags !== 'string') return [];
+  return tags
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
+/**
+ * The storefront's `available`: an untracked variant, or one that may oversell, is always
+ * available; a tracked one that denies overselling needs stock.
+ */
+function variantAvailable(variant: Json): boolean {
+  if (typeof variant.available === 'boolean') return variant.available;
+  if (variant.inventory_management == null) return true;
+  if (variant.inventory_policy === 'continue') return true;
+  return Number(variant.inventory_quantity ?? 1) > 0;
+}
+
+/** Image paths under `/cdn/` belong to the simulated shop: they become absolute URLs. */
+function imageSrc(src: unknown, shopUrl: string): string {
+  const text = String(src ?? '');
+  return text.startsWith('/cdn/') ? `${shopUrl}${text}` : text;
+}
+
+/** Drafts, archived and unpublished products are not on the storefront. */
+function isPublished(product: Json): boolean {
+  if ('status' in product && product.status !== 'active') return false;
+  return !('published_at' in product) || product.published_at !== null;
+}
+
+function storefrontImage(image: Json, shopUrl: string): StorefrontProduct['images'][number] {
+  return { ...pick(image, IMAGE_FIELDS), src: imageSrc(image.src, shopUrl) };
+}
+
+function storefrontVariant(
+  variant: Json,
+  images: StorefrontProduct['images'],
+  shopUrl: string,
+): StorefrontVariant {
+  const out = pick(variant, VARIANT_FIELDS);
+  if (!('featured_image' in variant) && 'image_id' in variant) {
+    out.featured_image = images.find((i) => i.id === variant.image_id) ?? null;
+  } else if (variant.featured_image && typeof variant.featured_image === 'object') {
+    out.featured_image = storefrontImage(variant.featured_image as Json, shopUrl);
+  }
+  return {
+    ...out,
+    id: Number(variant.id),
+    price: String(variant.price ?? '0.00'),
+    available: variantAvailable(variant),
+  };
+}
+
+/** One product as `/products.json` shows it, or undefined when the storefront hides it. */
+export function toStorefrontProduct(
+  product: ShopifyProductInput,
+  shopUrl: string,
+): StorefrontProduct | undefined {
+  if (!isPublished(product)) return undefined;
+  const images = records(product.images).map((i) => storefrontImage(i, shopUrl));
+  return {
+    ...pick(product, PRODUCT_FIELDS),
+    id: Number(product.id),
+    title: String(product.title ?? ''),
+    tags: tagList(product.tags),
+    variants: records(product.variants).map((v) => storefrontVariant(v, images, shopUrl)),
+    images,
+    options: records(product.options).map((o) => ({
+      ...pick(o, ['name', 'position', 'values']),
+      name: String(o.name ?? ''),
+    })),
+  };
+}
+
+export function buildCatalogue(products: ShopifyProductInput[], shopUrl: string): Catalogue {
+  const shown: StorefrontProduct[] = [];
+  const variants = new Map<number, CatalogueVariant>();
+  for (const input of products) {
+    const product = toStorefrontProduct(input, shopUrl);
+    if (!product) continue;
+    shown.push(product);
+    for (const v of product.variants) {
+      variants.set(v.id, {
+        id: v.id,
+        productId: product.id,
+        productTitle: product.title,
+        title: String(v.title ?? 'Default Title'),
+        price: v.price,
+        sku: typeof v.sku === 'string' ? v.sku : null,
+        grams: Number(v.grams ?? 0),
+        requiresShipping: v.requires_shipping !== false,
+        taxable: v.taxable !== false,
+        available: v.available,
+      });
+    }
+  }
+  return { products: shown, variants };
+}
+
+/** Storefront paging: `limit` defaults to 30 and is capped at 250; pages count from 1. */
+export function productPage(
+  catalogue: Catalogue,
+  limitParam: string | undefined,
+  pageParam: string | undefined,
+): StorefrontProduct[] {
+  const asked = Number.parseInt(limitParam ?? '', 10);
+  const limit = Number.isFinite(asked) && asked > 0 ? Math.min(asked, 250) : 30;
+  const pageAsked = Number.parseInt(pageParam ?? '', 10);
+  const page = Number.isFinite(pageAsked) && pageAsked > 0 ? pageAsked : 1;
+  return catalogue.products.slice((page - 1) * limit, page * limit);
+}
+
+/** A catalogue file: a bare array of products or Shopify's `{"products": [...]}`. */
+export function readCatalogueFile(file: string): ShopifyProductInput[] {
+  const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const list = Array.isArray(parsed) ? parsed : (parsed as { products?: unknown })?.products;
+  if (!Array.isArray(list)) {
+    throw new Error(`${file} holds neither an array of products nor {"products": [...]}`);
+  }
+  return records(list);
+}

@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Catalogue, CatalogueVariant } from './catalogue';
+
+/** An order in the Admin API's JSON shape. */
+export type ShopifyOrder = Record<string, unknown> & {
+  id: number;
+  order_number: number;
+  name: string;
+};
+
+/** Shopify's refusal: 400 for a missing `order` root, 422 with per-field messages otherwise. */
+export type OrderRefusal =
+  | { status: 400; body: { errors: Record<string, string> } }
+  | { status: 422; body: { errors: Record<string, string[]> } };
+
+export interface OrderContext {
+  catalogue: Catalogue;
+  currency: string;
+  shopUrl: string;
+  orderNumber: number;
+  nextId: () => number;
+}
+
+const FINANCIAL_STATUSES = [
+  'pending',
+  'authorized',
+  'partially_paid',
+  'paid',
+  'partially_refunded',
+  'refunded',
+  'voided',
+] as const;
+
+const addressSchema = z.looseObject({
+  first_name: z.string().nullish(),
+  last_name: z.string().nullish(),
+  address1: z.string().nullish(),
+  address2: z.string().nullish(),
+  city: z.string().nullish(),
+  province_code: z.string().nullish(),
+  country_code: z.string().nullish(),
+  zip: z.string().nullish(),
+  phone: z.string().nullish(),
+});
+type Address = z.infer<typeof addressSchema>;
+
+const orderSchema = z.looseObject({
+  line_items: z
+    .array(
+      z.looseObject({
+        variant_id: z.union([z.int(), z.string().regex(/^\d+$/)], 'Variant is invalid'),
+        quantity: z
+          .int('Quantity must be a whole number')
+          .min(1, 'Quantity must be greater than or equal to 1'),
+      }),
+      "Line items can't be blank",
+    )
+    .min(1, "Line items can't be blank"),
+  email: z.email('is invalid').nullish(),
+  phone: z.string().nullish(),
+  financial_status: z.enum(FINANCIAL_STATUSES, 'is not included in the list').optional(),
+  shipping_address: addressSchema.nullish(),
+  billing_address: addressSchema.nullish(),
+  shipping_lines: z
+    .array(z.looseObject({ title: z.string(), price: z.string().regex(/^\d+(\.\d{1,2})?$/) }))
+    .optional(),
+  note: z.string().nullish(),
+  tags: z.string().optional(),
+  note_attributes: z.array(z.looseObject({ name: z.string(), value: z.unknown() })).optional(),
+  source_name: z.string().optional(),
+  test: z.boolean().optional(),
+});
+
+/** Shopify's timestamps: seconds precision with an offset. */
+function shopifyTime(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
+function cents(price: string): number {
+  return Math.round(Number(price) * 100);
+}
+
+function money(amountCents: number): string {
+  return (amountCents / 100).toFixed(2);
+}
+
+function addressOut(address: Address | null | undefined): Record<string, unknown> | null {
+  if (!address) return null;
+  const name = [address.first_name, address.last_name].filter(Boolean).join(' ');
+  return { ...address, name: name || null };
+}
+
+function fieldErrors(issues: z.core.$ZodIssue[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? 'order');
+    const messages = (errors[field] ??= []);
+    if (!messages.includes(issue.message)) messages.push(issue.message);
+  }
+  return errors;
+}
+
+function lineItem(variant: CatalogueVariant, quantity: number, id: number) {
+  const variantTitle = variant.title === 'Default Title' ? null : variant.title;
+  return {
+    id,
+    admin_graphql_api_id: `gid://shopify/LineItem/${id}`,
+    variant_id: variant.id,
+    product_id: variant.productId,
+    title: variant.productTitle,
+    variant_title: variantTitle,
+    name: variantTitle ? `${variant.productTitle} - ${variantTitle}` : variant.productTitle,
+    sku: variant.sku,
+    quantity,
+    price: variant.price,
+    grams: variant.grams,
+    requires_shipping: variant.requiresShipping,
+    taxable: variant.taxable,
+    fulfillable_quantity: quantity,
+    fulfillment_service: 'manual',
+    fulfillment_status: null,
+    product_exists: true,
+    total_discount: '0.00',
+    properties: [],
+    tax_lines: [],
+  };
+}
+
+/**
+ * Validates `POST /orders.json`'s body as Shopify does (every line item needs a known,
+ * available variant and a quantity of at least 1) and builds the created order.
+ */
+export function createOrder(
+  body: unknown,
+  ctx: OrderContext,
+): { order: ShopifyOrder } | { refusal: OrderRefusal } {
+  const root = (body as { order?: unknown } | null)?.order;
+  if (typeof root !== 'object' || root === null || Array.isArray(root)) {
+    return {
+      refusal: {
+        status: 400,
+        body: { errors: { order: 'Required parameter missing or invalid' } },
+      },
+    };
+  }
+  const parsed = orderSchema.safeParse(root);
+  if (!parsed.success) {
+    return { refusal: { status: 422, body: { errors: fieldErrors(parsed.error.issues) } } };
+  }
+  const input = parsed.data;
+
+  const problems: string[] = [];
+  const lines: Array<{ variant: CatalogueVariant; quantity: number }> = [];
+  for (const item of input.line_items) {
+    const variant = ctx.catalogue.variants.get(Number(item.variant_id));
+    if (!variant) problems.push(`Variant ${item.variant_id} does not exist`);
+    else if (!variant.available) problems.push(`${variant.productTitle} is out of stock`);
+    else lines.push({ variant, quantity: item.quantity });
+  }
+  if (problems.length > 0) {
+    return { refusal: { status: 422, body: { errors: { line_items: problems } } } };
+  }
+
+  const lineTotal = lines.reduce((sum, l) => sum + cents(l.variant.price) * l.quantity, 0);
+  const shippingLines = input.shipping_lines ?? [];
+  const shippingTotal = shippingLines.reduce((sum, l) => sum + cents(l.price), 0);
+  const id = ctx.nextId();
+  const token = randomBytes(16).toString('hex');
+  const now = shopifyTime(new Date());
+  const order: ShopifyOrder = {
+    id,
+    admin_graphql_api_id: `gid://shopify/Order/${id}`,
+    name: `#${ctx.orderNumber}`,
+    order_number: ctx.orderNumber,
+    number: ctx.orderNumber - 1000,
+    token,
+    email: input.email ?? null,
+    contact_email: input.email ?? null,
+    phone: input.phone ?? null,
+    created_at: now,
+    updated_at: now,
+    processed_at: now,
+    cancelled_at: null,
+    closed_at: null,
+    confirmed: true,
+    test: input.test ?? false,
+    currency: ctx.currency,
+    presentment_currency: ctx.currency,
+    financial_status: input.financial_status ?? 'paid',
+    fulfillment_status: null,
+    source_name: input.source_name ?? 'api',
+    note: input.note ?? null,
+    tags: input.tags ?? '',
+    note_attributes: input.note_attributes ?? [],
+    taxes_included: false,
+    total_weight: lines.reduce((sum, l) => sum + l.variant.grams * l.quantity, 0),
+    total_line_items_price: money(lineTotal),
+    subtotal_price: money(lineTotal),
+    total_discounts: '0.00',
+    total_tax: '0.00',
+    total_shipping_price_set: {
+      shop_money: { amount: money(shippingTotal), currency_code: ctx.currency },
+    },
+    total_price: money(lineTotal + shippingTotal),
+    line_items: lines.map((l) => lineItem(l.variant, l.quantity, ctx.nextId())),
+    shipping_lines: shippingLines.map((l) => ({ id: ctx.nextId(), code: null, ...l })),
+    shipping_address: addressOut(input.shipping_address),
+    billing_address: addressOut(input.billing_address),
+    order_status_url: `${ctx.shopUrl}/orders/${token}/authenticate`,
+  };
+  return { order };
+}

@@ -1,0 +1,418 @@
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readCatalogueFile } from './catalogue';
+import { startStoreSim, type StoreSim } from './server';
+
+const DATASETS = process.env.DATASETS_DIR ?? path.resolve(__dirname, '../../../shared/datasets');
+const TOKEN = 'shpat_test_token';
+const ADMIN = '/admin/api/2024-10';
+
+/** 65 products in the storefront's public shape: variant n01 is sold out. */
+const publicProducts = Array.from({ length: 65 }, (_, i) => ({
+  id: 1000 + i,
+  title: `Lamp ${i}`,
+  handle: `lamp-${i}`,
+  tags: ['lighting'],
+  variants: [{ id: 2000 + i, title: 'Default Title', price: '12.50', available: i !== 1 }],
+  images: [],
+  options: [{ name: 'Title', position: 1, values: ['Default Title'] }],
+}));
+/** One product in the Admin shape, as an Admin export or Shopify's fixtures hold it. */
+const adminProduct = {
+  id: 7,
+  title: 'Camp Mug',
+  handle: 'camp-mug',
+  status: 'active',
+  published_at: '2025-01-01T00:00:00-05:00',
+  tags: 'Camping, Kitchen ,  Gifts',
+  admin_graphql_api_id: 'gid://shopify/Product/7',
+  variants: [
+    {
+      id: 71,
+      title: 'Blue',
+      price: '20.00',
+      inventory_management: 'shopify',
+      inventory_policy: 'deny',
+      inventory_quantity: 3,
+      image_id: 700,
+      sku: 'MUG-B',
+    },
+    {
+      id: 72,
+      title: 'Red',
+      price: '20.00',
+      inventory_management: 'shopify',
+      inventory_policy: 'deny',
+      inventory_quantity: 0,
+    },
+    {
+      id: 73,
+      title: 'Green',
+      price: '20.00',
+      inventory_management: 'shopify',
+      inventory_policy: 'continue',
+      inventory_quantity: 0,
+    },
+    {
+      id: 74,
+      title: 'Grey',
+      price: '20.00',
+      inventory_management: null,
+      inventory_policy: 'deny',
+      inventory_quantity: 0,
+    },
+  ],
+  images: [
+    {
+      id: 700,
+      product_id: 7,
+      position: 1,
+      src: '/cdn/mug-blue.png',
+      alt: null,
+      admin_graphql_api_id: 'gid://shopify/MediaImage/1',
+    },
+  ],
+  options: [
+    { id: 9, product_id: 7, name: 'Color', position: 1, values: ['Blue', 'Red', 'Green', 'Grey'] },
+  ],
+};
+const draftProduct = { ...adminProduct, id: 8, status: 'draft', variants: [] };
+
+let sim: StoreSim;
+let shopUrl: string;
+
+async function get(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  const text = await res.text();
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body: text.startsWith('{') ? JSON.parse(text) : undefined,
+  };
+}
+
+async function postOrder(order: unknown, token = TOKEN) {
+  const res = await fetch(`${shopUrl}${ADMIN}/orders.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-shopify-access-token': token },
+    body: JSON.stringify(order),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+beforeAll(async () => {
+  sim = await startStoreSim({
+    shops: [
+      {
+        domain: 'lamps.example',
+        name: 'Lamp Shop',
+        accessToken: TOKEN,
+        products: publicProducts,
+        currency: 'EUR',
+      },
+      {
+        domain: 'mugs.example',
+        accessToken: 'other',
+        products: [adminProduct, draftProduct],
+        imageRenderer: async (p) =>
+          p === 'mug-blue.png'
+            ? { contentType: 'image/png', body: new Uint8Array([137, 80, 78, 71]) }
+            : undefined,
+      },
+    ],
+  });
+  shopUrl = sim.shopUrl('lamps.example');
+});
+afterAll(() => sim?.close());
+beforeEach(() => sim.reset());
+
+describe('storefront products.json', () => {
+  it('pages 30 products by default, up to 250 a page, then answers an empty list', async () => {
+    const first = await get(`${shopUrl}/products.json`);
+    expect(first.body.products).toHaveLength(30);
+    expect(first.body.products[0].id).toBe(1000);
+    const third = await get(`${shopUrl}/products.json?page=3`);
+    expect(third.body.products.map((p: any) => p.id)).toEqual([1060, 1061, 1062, 1063, 1064]);
+    expect((await get(`${shopUrl}/products.json?limit=10&page=2`)).body.products[0].id).toBe(1010);
+    expect((await get(`${shopUrl}/products.json?limit=1000`)).body.products).toHaveLength(65);
+    expect(await get(`${shopUrl}/products.json?limit=50&page=3`)).toMatchObject({
+      status: 200,
+      body: { products: [] },
+    });
+  });
+
+  it('shows Admin-shaped products the way the storefront does, and hides drafts', async () => {
+    const { body } = await get(`${sim.shopUrl('mugs.example')}/products.json`);
+    expect(body.products).toHaveLength(1);
+    const [mug] = body.products;
+    expect(mug.tags).toEqual(['Camping', 'Kitchen', 'Gifts']);
+    expect(mug.variants.map((v: any) => [v.id, v.available])).toEqual([
+      [71, true],
+      [72, false],
+      [73, true],
+      [74, true],
+    ]);
+    expect(mug.variants[0]).not.toHaveProperty('inventory_quantity');
+    expect(mug).not.toHaveProperty('status');
+    expect(mug).not.toHaveProperty('admin_graphql_api_id');
+    expect(mug.options).toEqual([
+      { name: 'Color', position: 1, values: ['Blue', 'Red', 'Green', 'Grey'] },
+    ]);
+    const imageUrl = `${sim.shopUrl('mugs.example')}/cdn/mug-blue.png`;
+    expect(mug.images[0]).toEqual({ id: 700, product_id: 7, position: 1, src: imageUrl });
+    expect(mug.variants[0].featured_image.src).toBe(imageUrl);
+    const image = await fetch(imageUrl);
+    expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
+    expect((await get(`${sim.shopUrl('mugs.example')}/cdn/missing.png`)).status).toBe(404);
+  });
+
+  it('converts a real Admin export (United By Blue demo data)', async () => {
+    const products = readCatalogueFile(
+      path.join(DATASETS, 'shopify-demo-unitedbyblue/products.json'),
+    );
+    sim.setProducts('mugs.example', products);
+    const { body } = await get(`${sim.shopUrl('mugs.example')}/products.json?limit=250`);
+    expect(body.products).toHaveLength(products.length);
+    const variants = body.products.flatMap((p: any) => p.variants);
+    expect(variants.every((v: any) => typeof v.available === 'boolean')).toBe(true);
+    expect(variants.some((v: any) => !v.available)).toBe(true);
+    expect(body.products.every((p: any) => Array.isArray(p.tags))).toBe(true);
+  });
+
+  it('serves changed and removed products after setProducts, until reset', async () => {
+    sim.setProducts('lamps.example', [{ ...publicProducts[0]!, title: 'Renamed lamp' }]);
+    expect((await get(`${shopUrl}/products.json`)).body.products.map((p: any) => p.title)).toEqual([
+      'Renamed lamp',
+    ]);
+    sim.reset();
+    expect((await get(`${shopUrl}/products.json`)).body.products).toHaveLength(30);
+  });
+
+  it('answers 404 for an unknown shop', async () => {
+    expect(await get(`${sim.baseUrl}/shops/nope.example/products.json`)).toMatchObject({
+      status: 404,
+      body: { errors: 'Not Found' },
+    });
+  });
+});
+
+describe('Admin API', () => {
+  it('refuses a missing or wrong access token with Shopify’s 401', async () => {
+    for (const headers of [{}, { 'x-shopify-access-token': 'other' }] as Record<string, string>[]) {
+      const res = await get(`${shopUrl}${ADMIN}/shop.json`, headers);
+      expect(res.status).toBe(401);
+      expect(res.body.errors).toMatch(/^\[API\] Invalid API key or access token/);
+    }
+    expect((await postOrder({ order: { line_items: [] } }, 'wrong')).status).toBe(401);
+    expect(sim.orders('lamps.example')).toEqual([]);
+  });
+
+  it('describes the shop for any YYYY-MM version', async () => {
+    const res = await get(`${shopUrl}/admin/api/2025-01/shop.json`, {
+      'x-shopify-access-token': TOKEN,
+    });
+    expect(res.body.shop).toMatchObject({
+      name: 'Lamp Shop',
+      domain: 'lamps.example',
+      myshopify_domain: 'lamps.myshopify.com',
+      currency: 'EUR',
+    });
+    expect(typeof res.body.shop.id).toBe('number');
+    expect(
+      (await get(`${shopUrl}/admin/api/latest/shop.json`, { 'x-shopify-access-token': TOKEN }))
+        .status,
+    ).toBe(404);
+  });
+
+  it('creates an order and lists it', async () => {
+    const shipping_address = {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      address1: '1 Market St',
+      address2: '',
+      city: 'San Francisco',
+      province_code: 'CA',
+      country_code: 'US',
+      zip: '94105',
+      phone: '+14155552671',
+    };
+    const created = await postOrder({
+      order: {
+        line_items: [
+          { variant_id: 2000, quantity: 2 },
+          { variant_id: '2002', quantity: 1 },
+        ],
+        email: 'ada@example.com',
+        shipping_address,
+        financial_status: 'pending',
+        note: 'ref ord_1',
+      },
+    });
+    expect(created.status).toBe(201);
+    const { order } = created.body;
+    expect(order).toMatchObject({
+      name: '#1001',
+      order_number: 1001,
+      email: 'ada@example.com',
+      financial_status: 'pending',
+      currency: 'EUR',
+      total_price: '37.50',
+      note: 'ref ord_1',
+      shipping_address: { ...shipping_address, name: 'Ada Lovelace' },
+    });
+    expect(order.line_items).toMatchObject([
+      { variant_id: 2000, product_id: 1000, title: 'Lamp 0', quantity: 2, price: '12.50' },
+      { variant_id: 2002, product_id: 1002, title: 'Lamp 2', quantity: 1, price: '12.50' },
+    ]);
+    expect(typeof order.id).toBe('number');
+    expect(Date.parse(order.created_at)).not.toBeNaN();
+
+    const second = await postOrder({ order: { line_items: [{ variant_id: 2003, quantity: 1 }] } });
+    expect(second.body.order.name).toBe('#1002');
+    expect(sim.orders('lamps.example').map((o) => o.id)).toEqual([order.id, second.body.order.id]);
+
+    const auth = { 'x-shopify-access-token': TOKEN };
+    const list = await get(`${shopUrl}${ADMIN}/orders.json`, auth);
+    expect(list.body.orders.map((o: any) => o.name)).toEqual(['#1002', '#1001']);
+    expect((await get(`${shopUrl}${ADMIN}/orders/${order.id}.json`, auth)).body.order).toEqual(
+      order,
+    );
+    expect((await get(`${shopUrl}${ADMIN}/orders/1.json`, auth)).status).toBe(404);
+    const control = await get(`${sim.baseUrl}/_sim/shops/lamps.example/orders`);
+    expect(control.body.orders).toHaveLength(2);
+  });
+
+  it('refuses bad orders with Shopify’s error shapes and records nothing', async () => {
+    const unknown = await postOrder({ order: { line_items: [{ variant_id: 999, quantity: 1 }] } });
+    expect(unknown).toEqual({
+      status: 422,
+      body: { errors: { line_items: ['Variant 999 does not exist'] } },
+    });
+    const soldOut = await postOrder({ order: { line_items: [{ variant_id: 2001, quantity: 1 }] } });
+    expect(soldOut).toEqual({
+      status: 422,
+      body: { errors: { line_items: ['Lamp 1 is out of stock'] } },
+    });
+    const zero = await postOrder({ order: { line_items: [{ variant_id: 2000, quantity: 0 }] } });
+    expect(zero).toEqual({
+      status: 422,
+      body: { errors: { line_items: ['Quantity must be greater than or equal to 1'] } },
+    });
+    const empty = await postOrder({ order: { line_items: [], email: 'not-an-email' } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors).toEqual({
+      line_items: ["Line items can't be blank"],
+      email: ['is invalid'],
+    });
+    const noRoot = await postOrder({ line_items: [] });
+    expect(noRoot).toEqual({
+      status: 400,
+      body: { errors: { order: 'Required parameter missing or invalid' } },
+    });
+    expect(sim.orders('lamps.example')).toEqual([]);
+  });
+});
+
+describe('cart permalink', () => {
+  it('names the variants and echoes pre-filled checkout fields', async () => {
+    const res = await get(
+      `${shopUrl}/cart/2000:2,2003:1?checkout[email]=ada%40example.com&checkout[shipping_address][city]=Paris`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('Lamp 0 &times; 2');
+    expect(res.text).toContain('Lamp 3 &times; 1');
+    expect(res.text).toContain('<dd data-field="checkout[shipping_address][city]">Paris</dd>');
+    expect((await get(`${shopUrl}/cart/5:1`)).status).toBe(404);
+  });
+});
+
+describe('faults and the request log', () => {
+  it('answers an injected status with Retry-After for the next n matching requests', async () => {
+    sim.inject({
+      kind: 'status',
+      status: 429,
+      retryAfterSeconds: 2,
+      times: 2,
+      match: { method: 'GET', pathPrefix: '/products.json' },
+    });
+    for (let i = 0; i < 2; i++) {
+      const res = await get(`${shopUrl}/products.json`);
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(res.body.errors).toMatch(/Exceeded 2 calls per second/);
+    }
+    expect((await get(`${shopUrl}/products.json`)).status).toBe(200);
+    expect(sim.requests('lamps.example').map((r) => [r.method, r.path, r.status])).toEqual([
+      ['GET', '/products.json', 429],
+      ['GET', '/products.json', 429],
+      ['GET', '/products.json', 200],
+    ]);
+  });
+
+  it('matches faults by domain and full-path regex, and takes custom bodies', async () => {
+    sim.inject({
+      kind: 'status',
+      status: 503,
+      body: { errors: 'maintenance' },
+      match: { domain: 'mugs.example', pathRegex: '^/shops/[^/]+/products' },
+    });
+    expect((await get(`${shopUrl}/products.json`)).status).toBe(200);
+    expect(await get(`${sim.shopUrl('mugs.example')}/products.json`)).toMatchObject({
+      status: 503,
+      body: { errors: 'maintenance' },
+    });
+  });
+
+  it('delays a response by an injected latency', async () => {
+    sim.inject({ kind: 'latency', delayMs: 300 });
+    const aborted = await fetch(`${shopUrl}/products.json`, {
+      signal: AbortSignal.timeout(50),
+    }).catch((e: Error) => e);
+    expect(aborted).toBeInstanceOf(Error);
+    expect((aborted as Error).name).toBe('TimeoutError');
+    expect((await get(`${shopUrl}/products.json`)).status).toBe(200);
+  });
+
+  it('drops the connection without an answer', async () => {
+    sim.inject({ kind: 'drop', match: { pathPrefix: `/shops/lamps.example${ADMIN}/orders.json` } });
+    const dropped = await postOrder({
+      order: { line_items: [{ variant_id: 2000, quantity: 1 }] },
+    }).catch((e: Error) => e);
+    expect(dropped).toBeInstanceOf(TypeError);
+    expect(sim.orders('lamps.example')).toEqual([]);
+    expect(sim.requests('lamps.example').map((r) => r.status)).toEqual([null]);
+    expect(
+      (await postOrder({ order: { line_items: [{ variant_id: 2000, quantity: 1 }] } })).status,
+    ).toBe(201);
+  });
+
+  it('takes faults, products and resets over HTTP', async () => {
+    const bad = await fetch(`${sim.baseUrl}/_sim/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ kind: 'status', status: 99 }),
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error).toMatch(/^Invalid fault: status/);
+    const armed = await fetch(`${sim.baseUrl}/_sim/faults`, {
+      method: 'POST',
+      body: JSON.stringify([
+        { kind: 'status', status: 500, match: { pathPrefix: '/products.json' } },
+      ]),
+    });
+    expect(armed.status).toBe(201);
+    expect((await get(`${shopUrl}/products.json`)).status).toBe(500);
+    const put = await fetch(`${sim.baseUrl}/_sim/shops/lamps.example/products`, {
+      method: 'PUT',
+      body: JSON.stringify({ products: publicProducts.slice(0, 2) }),
+    });
+    expect(await put.json()).toEqual({ products: 2 });
+    expect(
+      (await get(`${sim.baseUrl}/_sim/requests?domain=lamps.example`)).body.requests,
+    ).toHaveLength(1);
+    sim.inject({ kind: 'drop' });
+    expect((await fetch(`${sim.baseUrl}/_sim/reset`, { method: 'POST' })).status).toBe(200);
+    expect((await get(`${shopUrl}/products.json`)).body.products).toHaveLength(30);
+    expect(sim.requests()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,103 @@
+import { buildCatalogue, type Catalogue, type ShopifyProductInput } from './catalogue';
+import { createOrder, type OrderRefusal, type ShopifyOrder } from './orders';
+
+export interface ImageFile {
+  contentType: string;
+  body: Uint8Array | string;
+}
+
+export interface ShopOptions {
+  /** The shop's domain; it also names the shop's path prefix `/shops/{domain}`. */
+  domain: string;
+  name?: string;
+  /** The Admin API token (header X-Shopify-Access-Token); `shpat_simulator` when absent. */
+  accessToken?: string;
+  /** Products in Shopify's public (`/products.json`) or Admin shape. */
+  products?: ShopifyProductInput[];
+  currency?: string;
+  email?: string;
+  /** A folder served under `{shopUrl}/cdn/`. */
+  imagesDir?: string;
+  /** Renders paths under `{shopUrl}/cdn/` (the part after `/cdn/`); undefined = 404. */
+  imageRenderer?: (path: string) => Promise<ImageFile | undefined>;
+}
+
+export const DEFAULT_ACCESS_TOKEN = 'shpat_simulator';
+
+/** One simulated shop: its catalogue as the storefront shows it and the orders it received. */
+export class SimShop {
+  readonly domain: string;
+  readonly name: string;
+  readonly accessToken: string;
+  readonly currency: string;
+  readonly email: string;
+  readonly createdAt = new Date();
+  catalogue: Catalogue;
+  orders: ShopifyOrder[] = [];
+
+  constructor(
+    readonly options: ShopOptions,
+    readonly shopUrl: string,
+    readonly id: number,
+    private readonly nextId: () => number,
+  ) {
+    this.domain = options.domain;
+    this.name = options.name ?? options.domain;
+    this.accessToken = options.accessToken ?? DEFAULT_ACCESS_TOKEN;
+    this.currency = options.currency ?? 'USD';
+    this.email = options.email ?? `owner@${options.domain}`;
+    this.catalogue = buildCatalogue(options.products ?? [], shopUrl);
+  }
+
+  setProducts(products: ShopifyProductInput[]): void {
+    this.catalogue = buildCatalogue(products, this.shopUrl);
+  }
+
+  /** Back to the start-up catalogue, with no orders. */
+  reset(): void {
+    this.setProducts(this.options.products ?? []);
+    this.orders = [];
+  }
+
+  placeOrder(body: unknown): { order: ShopifyOrder } | { refusal: OrderRefusal } {
+    const result = createOrder(body, {
+      catalogue: this.catalogue,
+      currency: this.currency,
+      shopUrl: this.shopUrl,
+      orderNumber: 1001 + this.orders.length,
+      nextId: this.nextId,
+    });
+    if ('order' in result) this.orders.push(result.order);
+    return result;
+  }
+
+  /** The Admin API's `shop.json` resource. */
+  info(): Record<string, unknown> {
+    const handle = this.domain.split('.')[0] ?? this.domain;
+    const created = this.createdAt.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    return {
+      id: this.id,
+      name: this.name,
+      email: this.email,
+      customer_email: this.email,
+      domain: this.domain,
+      myshopify_domain: `${handle}.myshopify.com`,
+      currency: this.currency,
+      enabled_presentment_currencies: [this.currency],
+      money_format: '${{amount}}',
+      money_with_currency_format: `\${{amount}} ${this.currency}`,
+      primary_locale: 'en',
+      country_code: 'US',
+      timezone: '(GMT+00:00) UTC',
+      iana_timezone: 'UTC',
+      plan_name: 'partner_test',
+      plan_display_name: 'Developer Preview',
+      password_enabled: false,
+      taxes_included: false,
+      weight_unit: 'kg',
+      shop_owner: this.name,
+      created_at: created,
+      updated_at: created,
+    };
+  }
+}
