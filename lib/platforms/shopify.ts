@@ -1,0 +1,297 @@
+import ky, { HTTPError, TimeoutError, type KyInstance, type Options } from 'ky';
+import type { ShippingRecord } from '../contract/shipping';
+import { platformSettings, type PlatformSettings } from './settings';
+import type {
+  PlatformLookupResult,
+  PlatformOrderRequest,
+  PlatformOrderResult,
+  StoreConnection,
+  StorePlatform,
+  VerifyResult,
+} from './types';
+
+/**
+ * Shopify through its Admin REST API. GETs are retried on timeouts, 429 and 5xx. An order POST
+ * is retried only when Shopify provably did not act on it: a 429 (the rate limiter refused it
+ * before it was processed) and a refused connection (nothing was sent). A timeout, a 5xx or a
+ * connection dropped mid-request may hide a created order, so those are never repeated.
+ */
+
+/** Errors whose request never left this machine. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+function networkCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+  return cause?.code;
+}
+
+/** Shopify's Retry-After is seconds, possibly fractional ("2.0"). */
+function retryAfterMs(response: Response): number | undefined {
+  const header = response.headers.get('retry-after');
+  if (!header) return undefined;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) ? seconds * 1000 : undefined;
+}
+
+/** A 429 asking for a longer wait than we allow ends the call instead of being cut short. */
+function waitTooLong(error: Error, settings: PlatformSettings): boolean {
+  if (!(error instanceof HTTPError) || error.response.status !== 429) return false;
+  const wait = retryAfterMs(error.response);
+  return wait !== undefined && wait > settings.PLATFORM_MAX_RETRY_AFTER_MS;
+}
+
+function client(
+  connection: StoreConnection,
+  settings: PlatformSettings,
+  retry: Options['retry'],
+): KyInstance {
+  return ky.create({
+    prefixUrl: `${connection.baseUrl.replace(/\/+$/, '')}/admin/api/${settings.SHOPIFY_API_VERSION}/`,
+    headers: { 'x-shopify-access-token': connection.token, accept: 'application/json' },
+    timeout: settings.PLATFORM_TIMEOUT_MS,
+    retry,
+  });
+}
+
+function readClient(connection: StoreConnection, settings: PlatformSettings): KyInstance {
+  return client(connection, settings, {
+    limit: settings.PLATFORM_RETRY_LIMIT,
+    methods: ['get'],
+    statusCodes: [408, 429, 500, 502, 503, 504],
+    retryOnTimeout: true,
+    backoffLimit: 2_000,
+    shouldRetry: ({ error }) => (waitTooLong(error, settings) ? false : undefined),
+  });
+}
+
+function orderClient(connection: StoreConnection, settings: PlatformSettings): KyInstance {
+  return client(connection, settings, {
+    limit: settings.PLATFORM_RETRY_LIMIT,
+    methods: ['post'],
+    statusCodes: [429],
+    afterStatusCodes: [429],
+    retryOnTimeout: false,
+    backoffLimit: 2_000,
+    shouldRetry: ({ error }) => {
+      if (error instanceof HTTPError) {
+        return error.response.status === 429 && !waitTooLong(error, settings) ? undefined : false;
+      }
+      return NOT_SENT_CODES.has(networkCode(error) ?? '');
+    },
+  });
+}
+
+/** Shopify's `errors` is a string, a list, or an object of field -> messages. */
+async function shopifyErrors(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  try {
+    const errors = (JSON.parse(text) as { errors?: unknown }).errors;
+    if (typeof errors === 'string') return errors;
+    if (Array.isArray(errors)) return errors.join('; ');
+    if (errors && typeof errors === 'object') {
+      return Object.entries(errors as Record<string, unknown>)
+        .map(([field, messages]) =>
+          field === 'base'
+            ? [messages].flat().join('; ')
+            : `${field}: ${[messages].flat().join('; ')}`,
+        )
+        .join('; ');
+    }
+  } catch {
+    // Not JSON (a proxy's HTML error page): the status line says enough.
+  }
+  return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+}
+
+/** Words for a failure that kept us from getting an answer. */
+function transportReason(error: unknown, settings: PlatformSettings): string {
+  if (error instanceof TimeoutError) return `no answer within ${settings.PLATFORM_TIMEOUT_MS} ms`;
+  if (error instanceof SyntaxError) return 'the answer was not JSON';
+  const code = networkCode(error);
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';
+  return `connection failed${code ? ` (${code})` : ''}`;
+}
+
+function normalizeDomain(domain: string): string {
+  return domain
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/\/.*$/, '');
+}
+
+async function verify(connection: StoreConnection): Promise<VerifyResult> {
+  const settings = platformSettings();
+  let body: { shop?: { name?: string; domain?: string; myshopify_domain?: string } };
+  try {
+    body = await readClient(connection, settings).get('shop.json').json();
+  } catch (error) {
+    if (error instanceof HTTPError) {
+      const { status } = error.response;
+      const detail = await shopifyErrors(error.response);
+      if (status === 401)
+        return { ok: false, definitive: true, reason: `Shopify refused the token: ${detail}` };
+      if (status === 402 || status === 403 || status === 404 || status === 423) {
+        return {
+          ok: false,
+          definitive: true,
+          reason: `Shopify answered ${status} for shop.json: ${detail}`,
+        };
+      }
+      return {
+        ok: false,
+        definitive: false,
+        reason: `Shopify answered ${status} for shop.json: ${detail}`,
+      };
+    }
+    return {
+      ok: false,
+      definitive: false,
+      reason: `Could not reach ${connection.baseUrl}: ${transportReason(error, settings)}`,
+    };
+  }
+  const shop = body.shop;
+  if (!shop?.name) {
+    return { ok: false, definitive: true, reason: 'shop.json answered without a shop' };
+  }
+  const expected = normalizeDomain(connection.domain);
+  const domains = [shop.domain, shop.myshopify_domain]
+    .filter((d): d is string => Boolean(d))
+    .map(normalizeDomain);
+  if (!domains.includes(expected)) {
+    return {
+      ok: false,
+      definitive: true,
+      reason: `The token belongs to shop ${domains.join(' / ') || shop.name}, not ${expected}`,
+    };
+  }
+  return { ok: true, shopName: shop.name, shopDomain: expected };
+}
+
+function shopifyAddress(shipping: ShippingRecord) {
+  return {
+    first_name: shipping.first_name,
+    last_name: shipping.last_name,
+    address1: shipping.address_1,
+    address2: shipping.address_2 ?? '',
+    city: shipping.city,
+    province_code: shipping.province_code,
+    country_code: shipping.country_code,
+    zip: shipping.postal_code,
+    phone: shipping.phone,
+  };
+}
+
+/** Shopify ids are integers; one that fits a JSON number exactly is sent as one. */
+function shopifyId(id: string): string | number {
+  const n = Number(id);
+  return /^\d+$/.test(id) && Number.isSafeInteger(n) ? n : id;
+}
+
+async function createOrder(
+  connection: StoreConnection,
+  order: PlatformOrderRequest,
+): Promise<PlatformOrderResult> {
+  const settings = platformSettings();
+  const payload = {
+    order: {
+      line_items: order.lines.map((l) => ({
+        variant_id: shopifyId(l.variantId),
+        quantity: l.quantity,
+      })),
+      email: order.email,
+      phone: order.shipping.phone,
+      shipping_address: shopifyAddress(order.shipping),
+      billing_address: shopifyAddress(order.shipping),
+      financial_status: 'pending',
+      send_receipt: false,
+      send_fulfillment_receipt: false,
+      inventory_behaviour: 'decrement_obeying_policy',
+      tags: order.reference,
+      note_attributes: [{ name: 'order_reference', value: order.reference }],
+    },
+  };
+  let body: { order?: { id?: number | string } };
+  try {
+    body = await orderClient(connection, settings).post('orders.json', { json: payload }).json();
+  } catch (error) {
+    if (error instanceof HTTPError) {
+      const { status } = error.response;
+      const detail = await shopifyErrors(error.response);
+      if (status === 401) return { outcome: 'unauthorized', reason: detail };
+      if (status === 422 || status === 400 || status === 402 || status === 403 || status === 404) {
+        return { outcome: 'rejected', reason: `Shopify refused the order (${status}): ${detail}` };
+      }
+      if (status === 429) {
+        return {
+          outcome: 'unavailable',
+          mayExist: false,
+          reason: `Shopify kept rate-limiting the order (429): ${detail}`,
+        };
+      }
+      return {
+        outcome: 'unavailable',
+        mayExist: true,
+        reason: `Shopify failed while creating the order (${status}): ${detail}`,
+      };
+    }
+    const code = networkCode(error);
+    return {
+      outcome: 'unavailable',
+      mayExist: !(error instanceof TypeError && NOT_SENT_CODES.has(code ?? '')),
+      reason: `Shopify could not be reached: ${transportReason(error, settings)}`,
+    };
+  }
+  const id = body.order?.id;
+  if (id === undefined || id === null) {
+    return {
+      outcome: 'unavailable',
+      mayExist: true,
+      reason: 'Shopify answered the order creation without an order id',
+    };
+  }
+  return { outcome: 'created', platformOrderId: String(id) };
+}
+
+/** Orders are looked up in a window a little wider than the clocks of two machines may differ. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+async function findOrder(
+  connection: StoreConnection,
+  reference: string,
+  placedAfter: Date,
+): Promise<PlatformLookupResult> {
+  const settings = platformSettings();
+  const searchParams = {
+    status: 'any',
+    limit: 250,
+    fields: 'id,tags',
+    created_at_min: new Date(placedAfter.getTime() - CLOCK_SKEW_MS).toISOString(),
+  };
+  try {
+    const body: { orders?: Array<{ id?: number | string; tags?: string }> } = await readClient(
+      connection,
+      settings,
+    )
+      .get('orders.json', { searchParams })
+      .json();
+    const match = (body.orders ?? []).find((o) =>
+      (o.tags ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .includes(reference),
+    );
+    return match?.id !== undefined
+      ? { found: true, platformOrderId: String(match.id) }
+      : { found: false };
+  } catch (error) {
+    const reason =
+      error instanceof HTTPError
+        ? `Shopify answered ${error.response.status}: ${await shopifyErrors(error.response)}`
+        : transportReason(error, settings);
+    return { found: undefined, reason };
+  }
+}
+
+export const shopify: StorePlatform = { verify, createOrder, findOrder };

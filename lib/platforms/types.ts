@@ -1,0 +1,64 @@
+import type { ShippingRecord } from '../contract/shipping';
+
+/** Where and as whom the service talks to one store's platform. */
+export interface StoreConnection {
+  /** Origin of the store's Admin API, e.g. https://example.myshopify.com. */
+  baseUrl: string;
+  /** The domain the store is registered under, which the platform must confirm. */
+  domain: string;
+  token: string;
+}
+
+export type VerifyResult =
+  | { ok: true; shopName: string; shopDomain: string }
+  /**
+   * `definitive`: the platform answered and refused (bad token, another shop). Otherwise it could
+   * not be asked (timeout, 5xx, rate limit), which says nothing about the token.
+   */
+  | { ok: false; definitive: boolean; reason: string };
+
+export interface PlatformOrderLine {
+  variantId: string;
+  quantity: number;
+}
+
+export interface PlatformOrderRequest {
+  /** Our order id; the platform order carries it so staff and reconciliation can find it. */
+  reference: string;
+  lines: PlatformOrderLine[];
+  email: string;
+  shipping: ShippingRecord;
+}
+
+export type PlatformOrderResult =
+  | { outcome: 'created'; platformOrderId: string }
+  /** The platform refused the token: no order exists. */
+  | { outcome: 'unauthorized'; reason: string }
+  /** The platform refused the order's content (unknown variant, sold out): no order exists. */
+  | { outcome: 'rejected'; reason: string }
+  /**
+   * The platform could not be used. `mayExist` is true when the request may have reached it
+   * (timeout, dropped connection, 5xx), so an order may exist there despite the failure.
+   */
+  | { outcome: 'unavailable'; reason: string; mayExist: boolean };
+
+export type PlatformLookupResult =
+  | { found: true; platformOrderId: string }
+  | { found: false }
+  /** The platform could not be asked: nothing is known. */
+  | { found: undefined; reason: string };
+
+/** One store platform (Shopify, ...): what verification and purchase need from it. */
+export interface StorePlatform {
+  verify(connection: StoreConnection): Promise<VerifyResult>;
+  createOrder(
+    connection: StoreConnection,
+    order: PlatformOrderRequest,
+  ): Promise<PlatformOrderResult>;
+  /** Finds the order carrying `reference`, placed no earlier than `placedAfter`. */
+  findOrder(
+    connection: StoreConnection,
+    reference: string,
+    placedAfter: Date,
+  ): Promise<PlatformLookupResult>;
+}
