@@ -217,7 +217,12 @@ export function productPage(
 
 /** A catalogue file: a bare array of products or Shopify's `{"products": [...]}`. */
 export function readCatalogueFile(file: string): ShopifyProductInput[] {
-  const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`Cannot read the catalogue ${file}: ${(err as Error).message}`);
+  }
   const list = Array.isArray(parsed) ? parsed : (parsed as { products?: unknown })?.products;
   if (!Array.isArray(list)) {
     throw new Error(`${file} holds neither an array of products nor {"products": [...]}`);
