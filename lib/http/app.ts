@@ -5,12 +5,20 @@ import { getDatabase } from '../db/client';
 import { databaseHealth } from '../db/health';
 import { logger } from '../log/logger';
 import { openApiDocument, type Api } from './openapi';
+import { adminStoreRoutes } from './routes/admin-stores';
+import { orderRoutes } from './routes/orders';
 import { profileRoutes } from './routes/profiles';
 import { shippingRoutes } from './routes/shipping';
 import { styleRoutes } from './routes/styles';
 
 /** Route groups beyond the foundation register themselves here. */
-const routeGroups: Array<(api: Api) => void> = [profileRoutes, styleRoutes, shippingRoutes];
+const routeGroups: Array<(api: Api) => void> = [
+  profileRoutes,
+  styleRoutes,
+  shippingRoutes,
+  adminStoreRoutes,
+  orderRoutes,
+];
 
 /**
  * The whole HTTP API as one Hono app mounted at /api. Next.js serves it through a catch-all

@@ -1,0 +1,60 @@
+import fs from 'node:fs/promises';
+import type { Db } from '../db/client';
+import { ingestPages, type ProgressListener } from './ingest';
+import { PAGE_SIZE } from './products-feed';
+import { claimStore } from './store-job';
+import { runClaimedJob, type JobOutcome } from './sync';
+
+/**
+ * The records of a products.json file: `{"products": [...]}` as the storefront and the Admin
+ * API answer, or a bare array of products as exports often hold.
+ */
+export async function readProductsFile(file: string): Promise<unknown[]> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    throw new Error(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not JSON: ${(err as Error).message}`);
+  }
+  const records = Array.isArray(parsed) ? parsed : (parsed as { products?: unknown })?.products;
+  if (!Array.isArray(records)) {
+    throw new Error(`${file} holds no product list: expected {"products": [...]} or [...]`);
+  }
+  return records;
+}
+
+async function* inPages(files: unknown[][]): AsyncGenerator<unknown[]> {
+  for (const records of files) {
+    for (let i = 0; i < records.length; i += PAGE_SIZE) yield records.slice(i, i + PAGE_SIZE);
+  }
+}
+
+/**
+ * Imports products.json files into a store through the same path as a sync. Files are read
+ * and checked before anything is written; an import adds and updates products but removes
+ * none, since a file may hold only part of a catalogue.
+ */
+export async function importFiles(
+  db: Db,
+  storeId: string,
+  files: string[],
+  opts: { onProgress?: ProgressListener } = {},
+): Promise<JobOutcome> {
+  const contents = await Promise.all(files.map(readProductsFile));
+  await claimStore(db, storeId);
+  return runClaimedJob(db, storeId, (latest) =>
+    ingestPages(db, storeId, inPages(contents), {
+      removeVanished: false,
+      onProgress: (p) => {
+        latest(p);
+        opts.onProgress?.(p);
+      },
+    }),
+  );
+}

@@ -1,0 +1,124 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { products } from '../db/schema';
+import { logger } from '../log/logger';
+import { indexProducts } from '../search/indexer';
+import { rebuildLexicalStats } from '../search/lexical-index';
+import type { SyncProgress } from '../stores/registry';
+import { BadRecordError, isListed, normalizeProduct, type NormalizedProduct } from './normalize';
+import { emptyProgress, recordSyncErrors, saveProgress } from './store-job';
+import { upsertProducts } from './upsert';
+
+export type ProgressListener = (progress: Readonly<SyncProgress>) => void;
+
+export interface IngestOptions {
+  /** A full listing of the store (sync): products it no longer lists are deleted at the end. */
+  removeVanished: boolean;
+  onProgress?: ProgressListener;
+}
+
+/** Progress is written to the store row at most this often while embedding. */
+const SAVE_INTERVAL_MS = 1000;
+
+function recordIdOf(raw: unknown): string | null {
+  const id = (raw as { id?: unknown } | null)?.id;
+  return typeof id === 'number' || typeof id === 'string' ? String(id) : null;
+}
+
+/**
+ * Deletes the store's products missing from `keep` (search rows cascade). An empty listing is
+ * taken as a broken feed rather than a store that sold everything: nothing is removed.
+ */
+async function removeVanished(db: Db, storeId: string, keep: Set<string>): Promise<number> {
+  if (keep.size === 0) {
+    logger().warn({ storeId }, 'the store listed no products; keeping the existing catalogue');
+    return 0;
+  }
+  // One jsonb parameter, not one per id: a store may list more ids than a statement may bind.
+  const gone = await db
+    .delete(products)
+    .where(
+      and(
+        eq(products.storeId, storeId),
+        sql`${products.externalId} NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify([...keep])}::jsonb))`,
+      ),
+    )
+    .returning({ id: products.id });
+  return gone.length;
+}
+
+/**
+ * The one ingestion path for sync and file import: each page of raw Shopify records is
+ * normalized (bad records skipped and recorded, never fatal), upserted, and its new or changed
+ * products indexed. Progress goes to the listener and the store row after every step.
+ */
+export async function ingestPages(
+  db: Db,
+  storeId: string,
+  pages: AsyncIterable<unknown[]>,
+  opts: IngestOptions,
+): Promise<SyncProgress> {
+  const progress = emptyProgress();
+  const seen = new Set<string>();
+  let lastSave = 0;
+  // Saves are chained so a late throttled save can never overwrite a newer one.
+  let saving = Promise.resolve();
+  const report = (force: boolean): Promise<void> => {
+    opts.onProgress?.(progress);
+    if (force || Date.now() - lastSave >= SAVE_INTERVAL_MS) {
+      lastSave = Date.now();
+      const snapshot = { ...progress };
+      saving = saving.then(() => saveProgress(db, storeId, snapshot));
+      // A failed save surfaces at the next awaited report, not as an unhandled rejection.
+      saving.catch(() => undefined);
+    }
+    return saving;
+  };
+
+  for await (const page of pages) {
+    progress.pages++;
+    const batch: NormalizedProduct[] = [];
+    const errors: Array<{ externalId: string | null; message: string }> = [];
+    for (const raw of page) {
+      if (!isListed(raw)) continue;
+      const id = recordIdOf(raw);
+      // A product that is now unreadable keeps its last good version rather than vanishing.
+      if (id !== null) seen.add(id);
+      try {
+        batch.push(normalizeProduct(raw));
+      } catch (err) {
+        if (!(err instanceof BadRecordError)) throw err;
+        errors.push({ externalId: err.externalId, message: err.message });
+      }
+    }
+    progress.seen = seen.size;
+    progress.failed += errors.length;
+    await recordSyncErrors(db, storeId, errors);
+
+    const written = await upsertProducts(db, storeId, batch);
+    progress.added += written.added;
+    progress.changed += written.changed;
+    progress.unchanged += written.unchanged;
+    await report(true);
+
+    if (written.writtenIds.length > 0) {
+      const before = progress.embedded;
+      await indexProducts(db, written.writtenIds, {
+        onProgress: (done) => {
+          progress.embedded = before + done;
+          void report(false);
+        },
+      });
+      progress.embedded = before + written.writtenIds.length;
+      await report(true);
+    }
+  }
+
+  if (opts.removeVanished) {
+    progress.removed = await removeVanished(db, storeId, seen);
+    // Deleted products took their postings with them; document frequencies must follow.
+    if (progress.removed > 0) await rebuildLexicalStats(db, [storeId]);
+    await report(true);
+  }
+  return progress;
+}

@@ -1,0 +1,143 @@
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { products, variants } from '../db/schema';
+import type { NormalizedProduct } from './normalize';
+
+export interface UpsertResult {
+  added: number;
+  changed: number;
+  unchanged: number;
+  /** Rows written (added or changed): what needs indexing. */
+  writtenIds: number[];
+}
+
+/** Postgres allows 65,535 bound parameters per statement; variant rows have 10 each. */
+const VARIANT_ROWS_PER_STATEMENT = 1000;
+
+/**
+ * Writes one batch of a store's products in a transaction: new ones inserted, those whose
+ * content hash differs rewritten with their variants, unchanged ones left alone (so they are
+ * neither rewritten nor re-indexed).
+ */
+export async function upsertProducts(
+  db: Db,
+  storeId: string,
+  batch: NormalizedProduct[],
+): Promise<UpsertResult> {
+  // The same product twice in one batch would make ON CONFLICT touch a row twice: last wins.
+  const unique = [...new Map(batch.map((p) => [p.externalId, p])).values()];
+  if (unique.length === 0) return { added: 0, changed: 0, unchanged: 0, writtenIds: [] };
+  return db.transaction(async (tx) => {
+    const existing = await tx
+      .select({ externalId: products.externalId, contentHash: products.contentHash })
+      .from(products)
+      .where(
+        and(
+          eq(products.storeId, storeId),
+          inArray(
+            products.externalId,
+            unique.map((p) => p.externalId),
+          ),
+        ),
+      );
+    const knownHash = new Map(existing.map((r) => [r.externalId, r.contentHash]));
+    const toWrite = unique.filter((p) => knownHash.get(p.externalId) !== p.contentHash);
+    const added = toWrite.filter((p) => !knownHash.has(p.externalId)).length;
+    const result = {
+      added,
+      changed: toWrite.length - added,
+      unchanged: unique.length - toWrite.length,
+      writtenIds: [] as number[],
+    };
+    if (toWrite.length === 0) return result;
+
+    const now = new Date();
+    const written = await tx
+      .insert(products)
+      .values(
+        toWrite.map((p) => ({
+          storeId,
+          externalId: p.externalId,
+          handle: p.handle,
+          title: p.title,
+          bodyHtml: p.bodyHtml,
+          description: p.description,
+          vendor: p.vendor,
+          productType: p.productType,
+          tags: p.tags,
+          options: p.options,
+          images: p.images,
+          raw: p.raw,
+          contentHash: p.contentHash,
+          priceMin: p.priceMin,
+          priceMax: p.priceMax,
+          available: p.available,
+          updatedAt: now,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [products.storeId, products.externalId],
+        set: {
+          handle: sql`excluded.handle`,
+          title: sql`excluded.title`,
+          bodyHtml: sql`excluded.body_html`,
+          description: sql`excluded.description`,
+          vendor: sql`excluded.vendor`,
+          productType: sql`excluded.product_type`,
+          tags: sql`excluded.tags`,
+          options: sql`excluded.options`,
+          images: sql`excluded.images`,
+          raw: sql`excluded.raw`,
+          contentHash: sql`excluded.content_hash`,
+          priceMin: sql`excluded.price_min`,
+          priceMax: sql`excluded.price_max`,
+          available: sql`excluded.available`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      })
+      .returning({ id: products.id, externalId: products.externalId });
+    const idOf = new Map(written.map((r) => [r.externalId, r.id]));
+    result.writtenIds = written.map((r) => r.id);
+
+    const variantRows = [
+      ...new Map(
+        toWrite.flatMap((p) =>
+          p.variants.map((v) => [
+            v.externalId,
+            { ...v, storeId, productId: idOf.get(p.externalId)! },
+          ]),
+        ),
+      ).values(),
+    ];
+    for (let i = 0; i < variantRows.length; i += VARIANT_ROWS_PER_STATEMENT) {
+      await tx
+        .insert(variants)
+        .values(variantRows.slice(i, i + VARIANT_ROWS_PER_STATEMENT))
+        .onConflictDoUpdate({
+          target: [variants.storeId, variants.externalId],
+          set: {
+            productId: sql`excluded.product_id`,
+            title: sql`excluded.title`,
+            option1: sql`excluded.option1`,
+            option2: sql`excluded.option2`,
+            option3: sql`excluded.option3`,
+            sku: sql`excluded.sku`,
+            price: sql`excluded.price`,
+            available: sql`excluded.available`,
+            position: sql`excluded.position`,
+          },
+        });
+    }
+    // Variants the store no longer lists for these products.
+    await tx.delete(variants).where(
+      and(
+        inArray(variants.productId, result.writtenIds),
+        notInArray(
+          variants.externalId,
+          variantRows.map((v) => v.externalId),
+        ),
+      ),
+    );
+    return result;
+  });
+}

@@ -1,0 +1,229 @@
+import { count, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { newId } from '../db/ids';
+import { developers, products, storeAllowedDevelopers, stores } from '../db/schema';
+import { ApiError } from '../errors';
+import { findStoreByDomain, findStoreById, type StoreRow } from './access';
+
+export type AccessPolicy = 'open' | 'allow';
+
+export interface SyncProgress {
+  pages: number;
+  seen: number;
+  added: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+  failed: number;
+  embedded: number;
+}
+
+/** What the operator API and CLI show of a store. Never the Admin token itself. */
+export interface StoreSummary {
+  id: string;
+  domain: string;
+  name: string;
+  platform: 'shopify';
+  base_url: string | null;
+  access_policy: AccessPolicy;
+  allowed_developer_ids: string[];
+  verified: boolean;
+  verification_reason: string | null;
+  verified_at: string | null;
+  has_admin_token: boolean;
+  product_count: number;
+  sync: {
+    state: 'never' | 'running' | 'succeeded' | 'failed';
+    started_at: string | null;
+    finished_at: string | null;
+    progress: SyncProgress | null;
+    last_error: string | null;
+  };
+  created_at: string;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
+
+/**
+ * A store domain as stored and as used in checkout links: lower-case host name only. Operators
+ * paste URLs, so a scheme, path, query or trailing dot is dropped; anything that is still not a
+ * host name (a port, credentials, spaces, a bare word) is refused.
+ */
+export function normalizeDomain(input: string): string {
+  const host = input
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/\.$/, '');
+  if (!HOSTNAME.test(host)) {
+    throw new ApiError(
+      'INVALID_REQUEST',
+      `"${input.slice(0, 100)}" is not a store domain; expected a host name such as shop.example.com`,
+    );
+  }
+  return host;
+}
+
+/** An http(s) URL without a trailing slash; null clears the override. */
+export function normalizeBaseUrl(input: string | null | undefined): string | null {
+  if (input === null || input === undefined || input.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new ApiError('INVALID_REQUEST', `base_url "${input.slice(0, 200)}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ApiError('INVALID_REQUEST', 'base_url must be an http or https URL');
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'base_url must not carry credentials, a query or a fragment',
+    );
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** The domain's first label, capitalized: "acme-outfitters.example" -> "Acme Outfitters". */
+function nameFromDomain(domain: string): string {
+  return domain
+    .split('.')[0]!
+    .split('-')
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}
+
+export async function summarizeStores(db: Db, rows: StoreRow[]): Promise<StoreSummary[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [allowed, counts] = await Promise.all([
+    db
+      .select()
+      .from(storeAllowedDevelopers)
+      .where(inArray(storeAllowedDevelopers.storeId, ids))
+      .orderBy(storeAllowedDevelopers.developerId),
+    db
+      .select({ storeId: products.storeId, n: count() })
+      .from(products)
+      .where(inArray(products.storeId, ids))
+      .groupBy(products.storeId),
+  ]);
+  const countOf = new Map(counts.map((c) => [c.storeId, Number(c.n)]));
+  return rows.map((r) => ({
+    id: r.id,
+    domain: r.domain,
+    name: r.name,
+    platform: r.platform,
+    base_url: r.baseUrl,
+    access_policy: r.accessPolicy,
+    allowed_developer_ids: allowed.filter((a) => a.storeId === r.id).map((a) => a.developerId),
+    verified: r.verified,
+    verification_reason: r.verificationReason,
+    verified_at: iso(r.verifiedAt),
+    has_admin_token: Boolean(r.adminTokenEncrypted),
+    product_count: countOf.get(r.id) ?? 0,
+    sync: {
+      state: r.syncState,
+      started_at: iso(r.syncStartedAt),
+      finished_at: iso(r.syncFinishedAt),
+      progress: (r.syncProgress as SyncProgress | null) ?? null,
+      last_error: r.syncLastError,
+    },
+    created_at: r.createdAt.toISOString(),
+  }));
+}
+
+export async function requireStore(db: Db, storeId: string): Promise<StoreRow> {
+  const store = await findStoreById(db, storeId);
+  if (!store) throw new ApiError('STORE_NOT_FOUND', `No store with id ${storeId}`);
+  return store;
+}
+
+export async function getStoreSummary(db: Db, storeId: string): Promise<StoreSummary> {
+  const [summary] = await summarizeStores(db, [await requireStore(db, storeId)]);
+  return summary!;
+}
+
+export async function listStores(db: Db): Promise<StoreSummary[]> {
+  return summarizeStores(db, await db.select().from(stores).orderBy(stores.createdAt, stores.id));
+}
+
+export async function addStore(
+  db: Db,
+  input: { domain: string; name?: string | null; baseUrl?: string | null },
+): Promise<StoreSummary> {
+  const domain = normalizeDomain(input.domain);
+  const baseUrl = normalizeBaseUrl(input.baseUrl);
+  if (await findStoreByDomain(db, domain)) {
+    throw new ApiError('STORE_EXISTS', `A store with domain ${domain} is already registered`);
+  }
+  const id = newId('store');
+  const inserted = await db
+    .insert(stores)
+    .values({ id, domain, name: input.name?.trim() || nameFromDomain(domain), baseUrl })
+    .onConflictDoNothing({ target: stores.domain })
+    .returning({ id: stores.id });
+  // Lost a race with another registration of the same domain.
+  if (inserted.length === 0) {
+    throw new ApiError('STORE_EXISTS', `A store with domain ${domain} is already registered`);
+  }
+  return getStoreSummary(db, id);
+}
+
+/** Sets where products.json (and the Admin API) are reached; null means https://{domain}. */
+export async function setStoreBaseUrl(db: Db, storeId: string, baseUrl: string | null) {
+  await db
+    .update(stores)
+    .set({ baseUrl: normalizeBaseUrl(baseUrl), updatedAt: new Date() })
+    .where(eq(stores.id, storeId));
+}
+
+/**
+ * `open`: every developer may search and buy. `allow`: only the listed developers, whose list
+ * replaces the previous one; unknown developer ids are refused rather than silently kept.
+ */
+export async function setAccessPolicy(
+  db: Db,
+  storeId: string,
+  policy: AccessPolicy,
+  developerIds: string[] = [],
+): Promise<StoreSummary> {
+  await requireStore(db, storeId);
+  const wanted = [...new Set(developerIds.map((d) => d.trim()).filter(Boolean))];
+  if (policy === 'open' && wanted.length > 0) {
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'developer_ids apply only to the allow policy; an open store admits every developer',
+    );
+  }
+  if (wanted.length > 0) {
+    const found = await db
+      .select({ id: developers.id })
+      .from(developers)
+      .where(inArray(developers.id, wanted));
+    const missing = wanted.filter((d) => !found.some((f) => f.id === d));
+    if (missing.length > 0) {
+      throw new ApiError('INVALID_REQUEST', `Unknown developer ids: ${missing.join(', ')}`);
+    }
+  }
+  await db.transaction(async (tx) => {
+    await tx
+      .update(stores)
+      .set({ accessPolicy: policy, updatedAt: sql`now()` })
+      .where(eq(stores.id, storeId));
+    await tx.delete(storeAllowedDevelopers).where(eq(storeAllowedDevelopers.storeId, storeId));
+    if (wanted.length > 0) {
+      await tx
+        .insert(storeAllowedDevelopers)
+        .values(wanted.map((developerId) => ({ storeId, developerId })));
+    }
+  });
+  return getStoreSummary(db, storeId);
+}
