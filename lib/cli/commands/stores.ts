@@ -1,0 +1,193 @@
+import type { Command } from 'commander';
+import { importFiles } from '../../catalog/import-files';
+import { catalogueBar, indexBar } from '../../catalog/progress-bar';
+import { listSyncErrors } from '../../catalog/store-job';
+import { startSync, type JobOutcome } from '../../catalog/sync';
+import { textEmbedder } from '../../embeddings';
+import { reindexAll } from '../../search/indexer';
+import {
+  addStore,
+  getStoreSummary,
+  listStores,
+  setAccessPolicy,
+  type StoreSummary,
+} from '../../stores/registry';
+import { CliError, emit, withDatabase } from '../context';
+
+function storeLine(s: StoreSummary): string {
+  const policy =
+    s.access_policy === 'open'
+      ? 'open'
+      : `allow: ${s.allowed_developer_ids.join(', ') || 'nobody'}`;
+  return `${s.id}  ${s.domain}  "${s.name}"  ${s.product_count} products  sync ${s.sync.state}  ${policy}${s.verified ? '  verified' : ''}`;
+}
+
+function outcomeLine(what: string, o: JobOutcome, seconds: number, rate: number): string {
+  const p = o.progress;
+  const counts = `${p.seen} seen, ${p.added} added, ${p.changed} changed, ${p.unchanged} unchanged, ${p.removed} removed, ${p.failed} skipped as bad`;
+  const speed = `${p.embedded} indexed in ${seconds.toFixed(1)} s (${rate.toFixed(1)} products/s)`;
+  return `${what} ${o.state}: ${counts}; ${speed}`;
+}
+
+/** Runs a catalogue job with a progress bar, prints its outcome, and fails the command if it failed. */
+async function reportJob(
+  json: boolean | undefined,
+  what: string,
+  storeId: string,
+  run: (bar: ReturnType<typeof catalogueBar>) => Promise<JobOutcome>,
+  summary: () => Promise<StoreSummary>,
+): Promise<void> {
+  const started = performance.now();
+  const bar = catalogueBar(what);
+  let outcome: JobOutcome;
+  try {
+    outcome = await run(bar);
+  } finally {
+    bar.stop();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const rate = seconds > 0 ? outcome.progress.embedded / seconds : 0;
+  emit(
+    json,
+    { store_id: storeId, ...outcome, seconds: Number(seconds.toFixed(2)), store: await summary() },
+    outcomeLine(what, outcome, seconds, rate) +
+      (outcome.progress.failed > 0
+        ? `\nSkipped records: npm run cli -- store errors ${storeId}`
+        : ''),
+  );
+  if (outcome.error) throw new CliError(outcome.error);
+}
+
+export function registerStoreCommands(program: Command): void {
+  const store = program.command('store').description('Stores: registration, sync, access policy');
+
+  store
+    .command('add')
+    .description('Register a store by its domain')
+    .requiredOption('--domain <domain>', 'the shop domain, e.g. shop.example.com')
+    .option('--name <name>', 'display name (default: from the domain)')
+    .option('--base-url <url>', 'where products.json is fetched (default https://{domain})')
+    .option('--json', 'print JSON')
+    .action(async (opts: { domain: string; name?: string; baseUrl?: string; json?: boolean }) => {
+      await withDatabase(async ({ db }) => {
+        const added = await addStore(db, {
+          domain: opts.domain,
+          name: opts.name,
+          baseUrl: opts.baseUrl,
+        });
+        emit(opts.json, { store: added }, `Store ${added.id} registered: ${added.domain}`);
+      });
+    });
+
+  store
+    .command('list')
+    .description('List stores with product counts and sync state')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      await withDatabase(async ({ db }) => {
+        const stores = await listStores(db);
+        emit(opts.json, { stores }, stores.map(storeLine).join('\n') || 'No stores registered');
+      });
+    });
+
+  store
+    .command('sync <storeId>')
+    .description("Sync the store's catalogue from its products.json (progress on stderr)")
+    .option('--base-url <url>', 'fetch from here, and remember it for the store')
+    .option('--json', 'print JSON')
+    .action(async (storeId: string, opts: { baseUrl?: string; json?: boolean }) => {
+      await withDatabase(async ({ db }) => {
+        await reportJob(
+          opts.json,
+          'Sync',
+          storeId,
+          async (bar) => {
+            const { done } = await startSync(db, storeId, {
+              baseUrl: opts.baseUrl,
+              onProgress: bar.listener,
+            });
+            return done;
+          },
+          () => getStoreSummary(db, storeId),
+        );
+      });
+    });
+
+  store
+    .command('policy <storeId> <policy> [developerIds...]')
+    .description('Set the access policy: open, or allow followed by the admitted developer ids')
+    .option('--json', 'print JSON')
+    .action(
+      async (storeId: string, policy: string, developerIds: string[], opts: { json?: boolean }) => {
+        if (policy !== 'open' && policy !== 'allow') {
+          throw new CliError(`Unknown policy "${policy}"; use open or allow`);
+        }
+        await withDatabase(async ({ db }) => {
+          const updated = await setAccessPolicy(db, storeId, policy, developerIds);
+          emit(opts.json, { store: updated }, storeLine(updated));
+        });
+      },
+    );
+
+  store
+    .command('errors <storeId>')
+    .description('Records the last sync or import skipped, and why')
+    .option('--json', 'print JSON')
+    .action(async (storeId: string, opts: { json?: boolean }) => {
+      await withDatabase(async ({ db }) => {
+        await getStoreSummary(db, storeId);
+        const errors = await listSyncErrors(db, storeId);
+        emit(
+          opts.json,
+          { store_id: storeId, errors },
+          errors.map((e) => `${e.external_id ?? '(no id)'}  ${e.message}`).join('\n') ||
+            'No skipped records',
+        );
+      });
+    });
+
+  const catalog = program.command('catalog').description('Catalogue files');
+  catalog
+    .command('import <files...>')
+    .description('Import products.json files (Shopify Admin or storefront shape) into a store')
+    .requiredOption('--store <storeId>', 'the store the products belong to')
+    .option('--json', 'print JSON')
+    .action(async (files: string[], opts: { store: string; json?: boolean }) => {
+      await withDatabase(async ({ db }) => {
+        await getStoreSummary(db, opts.store);
+        await reportJob(
+          opts.json,
+          'Import',
+          opts.store,
+          (bar) => importFiles(db, opts.store, files, { onProgress: bar.listener }),
+          () => getStoreSummary(db, opts.store),
+        );
+      });
+    });
+
+  program
+    .command('reindex')
+    .description('Re-embed and re-index every product for the active EMBEDDING_MODEL')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) => {
+      await withDatabase(async ({ db }) => {
+        const modelId = textEmbedder().modelId;
+        const started = performance.now();
+        const bar = indexBar(`Reindex (${modelId})`);
+        let result: Awaited<ReturnType<typeof reindexAll>>;
+        try {
+          result = await reindexAll(db, { onProgress: bar.onProgress });
+        } finally {
+          bar.stop();
+        }
+        const seconds = (performance.now() - started) / 1000;
+        const products = result.embedded + result.reused;
+        const rate = seconds > 0 ? products / seconds : 0;
+        emit(
+          opts.json,
+          { model_id: modelId, ...result, seconds: Number(seconds.toFixed(2)) },
+          `Reindexed ${products} products for ${modelId} in ${seconds.toFixed(1)} s (${rate.toFixed(1)} products/s): ${result.embedded} embedded, ${result.reused} reused`,
+        );
+      });
+    });
+}
