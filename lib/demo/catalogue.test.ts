@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { shopifyProduct } from '../catalog/shopify-product';
+import { startStoreSim } from '../store-sim/server';
 import { colourHex, demoCataloguePath, renderDemoImage, type DemoCatalogue } from './images';
 
 interface Variant {
@@ -125,6 +127,10 @@ describe('demo catalogue', () => {
     }
   });
 
+  it('reads as Shopify products for the catalogue sync', () => {
+    for (const p of products) expect(shopifyProduct.safeParse(p).error).toBeUndefined();
+  });
+
   it('points every image at /cdn/<handle>-<n>.png and at its own variants', () => {
     for (const p of products) {
       const ids = new Set(p.variants.map((v) => v.id));
@@ -166,8 +172,37 @@ describe('renderDemoImage', () => {
     const second = await renderDemoImage('/cdn/stoneware-mug-12-oz-2.png');
     expect(await pixel(first!.body, 190, 230)).toBe(colourHex(colours[0]!));
     expect(await pixel(second!.body, 190, 230)).toBe(colourHex(colours[1]!));
-    const again = await renderDemoImage('http://127.0.0.1:9/cdn/stoneware-mug-12-oz-1.png?v=2');
-    expect(again!.body.equals(first!.body)).toBe(true);
+    for (const same of [
+      'stoneware-mug-12-oz-1.png',
+      'http://127.0.0.1:9/cdn/stoneware-mug-12-oz-1.png?v=2',
+    ]) {
+      expect((await renderDemoImage(same))!.body.equals(first!.body)).toBe(true);
+    }
+  });
+
+  it('serves the catalogue and its images through the store simulator over HTTP', async () => {
+    const sim = await startStoreSim({
+      shops: [
+        {
+          domain: 'demo.example',
+          products: JSON.parse(raw).products,
+          imageRenderer: (p) => renderDemoImage(p),
+        },
+      ],
+    });
+    try {
+      const res = await fetch(`${sim.shopUrl('demo.example')}/products.json?limit=250`);
+      const served = ((await res.json()) as { products: Product[] }).products;
+      expect(served.map((p) => p.handle)).toEqual(products.map((p) => p.handle));
+      const src = served[0]!.images[0]!.src;
+      expect(src).toBe(`${sim.shopUrl('demo.example')}${products[0]!.images[0]!.src}`);
+      const image = await fetch(src);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      const meta = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
+      expect([meta.width, meta.height]).toEqual([400, 400]);
+    } finally {
+      await sim.close();
+    }
   });
 
   it('renders images of a catalogue passed in, from its colour tag', async () => {

@@ -451,7 +451,7 @@ function rendererFor(catalogue: DemoCatalogue): CatalogueRenderer {
     const bySrc = new Map<string, { product: Product; image: Image }>();
     for (const product of catalogue.products)
       for (const image of product.images) {
-        const key = pathOf(image.src);
+        const key = cdnName(image.src);
         if (key) bySrc.set(key, { product, image });
       }
     renderer = { bySrc, rendered: new Map() };
@@ -460,25 +460,33 @@ function rendererFor(catalogue: DemoCatalogue): CatalogueRenderer {
   return renderer;
 }
 
-/** `/cdn/x-1.png`, `cdn/x-1.png?v=2` and `http://shop/cdn/x-1.png` all name the same image. */
-function pathOf(src: string): string | undefined {
+/**
+ * The image's name under the shop's `/cdn/`: `/cdn/x-1.png`, `x-1.png` (what the store
+ * simulator passes its renderer), `cdn/x-1.png?v=2` and `http://shop/shops/s/cdn/x-1.png` all
+ * name `x-1.png`.
+ */
+function cdnName(src: string): string | undefined {
+  let pathname: string;
   try {
-    return new URL(src, 'http://shop.invalid/').pathname;
+    pathname = new URL(src, 'http://shop.invalid/').pathname;
   } catch {
     return undefined;
   }
+  const cdn = pathname.lastIndexOf('/cdn/');
+  return cdn >= 0 ? pathname.slice(cdn + '/cdn/'.length) : pathname.replace(/^\/+/, '');
 }
 
 /**
- * The PNG illustration for one of the catalogue's image paths (`/cdn/<handle>-<n>.png`), or
- * undefined when no product image has that path. Drawn once per path and kept in memory.
+ * The PNG illustration for one of the catalogue's image paths (`/cdn/<handle>-<n>.png`, or just
+ * `<handle>-<n>.png`), or undefined when no product image has that path. Drawn once per image
+ * and kept in memory.
  */
 export async function renderDemoImage(
   imagePath: string,
   catalogue: DemoCatalogue = loadDemoCatalogue(),
 ): Promise<DemoImage | undefined> {
   const renderer = rendererFor(catalogue);
-  const key = pathOf(imagePath);
+  const key = cdnName(imagePath);
   const entry = key === undefined ? undefined : renderer.bySrc.get(key);
   if (!key || !entry) return undefined;
   let png = renderer.rendered.get(key);
