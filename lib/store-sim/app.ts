@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { STATUS_CODES } from 'node:http';
 import { productPage, type ShopifyProductInput } from './catalogue';
 import { faultListSchema, type Fault, type FaultQueue } from './faults';
+import { listOrders } from './orders';
 import { renderCartPage } from './cart-page';
 import { readShopImage } from './images';
 import type { SimShop } from './shop';
@@ -66,11 +67,6 @@ async function readJson(c: Context<Env>): Promise<unknown> {
   } catch {
     return undefined;
   }
-}
-
-function limitParam(value: string | undefined, fallback: number): number {
-  const n = Number.parseInt(value ?? '', 10);
-  return Number.isFinite(n) && n > 0 ? Math.min(n, 250) : fallback;
 }
 
 function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
@@ -147,15 +143,9 @@ function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
     return c.json({ order: result.order }, 201);
   });
 
-  app.get(`${ADMIN}/orders.json`, (c) => {
-    const ids = c.req.query('ids')?.split(',').map(Number);
-    const sinceId = Number(c.req.query('since_id') ?? 0);
-    const orders = c.var.shop.orders
-      .filter((o) => (!ids || ids.includes(o.id)) && o.id > sinceId)
-      .slice(-limitParam(c.req.query('limit'), 50))
-      .reverse();
-    return c.json({ orders });
-  });
+  app.get(`${ADMIN}/orders.json`, (c) =>
+    c.json({ orders: listOrders(c.var.shop.orders, (name) => c.req.query(name)) }),
+  );
 
   app.get(`${ADMIN}/orders/:file{[0-9]+\\.json}`, (c) => {
     const id = Number(c.req.param('file').replace('.json', ''));

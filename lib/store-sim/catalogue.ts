@@ -202,14 +202,19 @@ export function buildCatalogue(products: ShopifyProductInput[], shopUrl: string)
   return { products: shown, variants };
 }
 
+/** Shopify's `limit` parameter: at most 250, the fallback when absent or not positive. */
+export function parseLimit(value: string | undefined, fallback: number): number {
+  const asked = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(asked) && asked > 0 ? Math.min(asked, 250) : fallback;
+}
+
 /** Storefront paging: `limit` defaults to 30 and is capped at 250; pages count from 1. */
 export function productPage(
   catalogue: Catalogue,
   limitParam: string | undefined,
   pageParam: string | undefined,
 ): StorefrontProduct[] {
-  const asked = Number.parseInt(limitParam ?? '', 10);
-  const limit = Number.isFinite(asked) && asked > 0 ? Math.min(asked, 250) : 30;
+  const limit = parseLimit(limitParam, 30);
   const pageAsked = Number.parseInt(pageParam ?? '', 10);
   const page = Number.isFinite(pageAsked) && pageAsked > 0 ? pageAsked : 1;
   return catalogue.products.slice((page - 1) * limit, page * limit);

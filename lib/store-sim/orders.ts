@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Catalogue, CatalogueVariant } from './catalogue';
+import { parseLimit, type Catalogue, type CatalogueVariant } from './catalogue';
 
 /** An order in the Admin API's JSON shape. */
 export type ShopifyOrder = Record<string, unknown> & {
@@ -210,4 +210,39 @@ export function createOrder(
     order_status_url: `${ctx.shopUrl}/orders/${token}/authenticate`,
   };
   return { order };
+}
+
+/**
+ * `GET orders.json`, newest first: `ids`, `since_id`, `status` (every simulated order is open),
+ * `created_at_min`/`created_at_max`, `fields` and `limit` (50 by default, at most 250).
+ */
+export function listOrders(
+  orders: ShopifyOrder[],
+  query: (name: string) => string | undefined,
+): Array<Record<string, unknown>> {
+  const ids = query('ids')?.split(',').map(Number);
+  const sinceId = Number(query('since_id') ?? 0);
+  const status = query('status') ?? 'open';
+  const min = Date.parse(query('created_at_min') ?? '');
+  const max = Date.parse(query('created_at_max') ?? '');
+  const fields = query('fields')
+    ?.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  return orders
+    .filter((o) => {
+      const created = Date.parse(String(o.created_at));
+      return (
+        (status === 'open' || status === 'any') &&
+        (!ids || ids.includes(o.id)) &&
+        o.id > sinceId &&
+        !(created < min) &&
+        !(created > max)
+      );
+    })
+    .slice(-parseLimit(query('limit'), 50))
+    .reverse()
+    .map((o) =>
+      fields ? Object.fromEntries(fields.filter((f) => f in o).map((f) => [f, o[f]])) : o,
+    );
 }

@@ -279,6 +279,18 @@ describe('Admin API', () => {
       order,
     );
     expect((await get(`${shopUrl}${ADMIN}/orders/1.json`, auth)).status).toBe(404);
+    const filtered = await get(
+      `${shopUrl}${ADMIN}/orders.json?status=any&limit=1&fields=id,tags&created_at_min=${encodeURIComponent(order.created_at)}`,
+      auth,
+    );
+    expect(filtered.body.orders).toEqual([{ id: second.body.order.id, tags: '' }]);
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect(
+      (await get(`${shopUrl}${ADMIN}/orders.json?created_at_min=${future}`, auth)).body.orders,
+    ).toEqual([]);
+    expect((await get(`${shopUrl}${ADMIN}/orders.json?status=closed`, auth)).body.orders).toEqual(
+      [],
+    );
     const control = await get(`${sim.baseUrl}/_sim/shops/lamps.example/orders`);
     expect(control.body.orders).toHaveLength(2);
   });
