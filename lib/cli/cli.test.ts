@@ -15,7 +15,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-test-'));
 
 /** Runs the CLI as operators do, in its own process, on the suite's database. */
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
   try {
     const { stdout, stderr } = await run(
