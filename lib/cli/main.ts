@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerDatabaseCommands } from './commands/database';
 import { registerDeveloperCommands } from './commands/developers';
+import { registerStoreCommands } from './commands/stores';
+import { registerStoreCredentialCommands } from './commands/store-credentials';
 
 const program = new Command('cli')
   .description(
@@ -10,6 +12,8 @@ const program = new Command('cli')
 
 registerDatabaseCommands(program);
 registerDeveloperCommands(program);
+registerStoreCommands(program);
+registerStoreCredentialCommands(program);
 
 try {
   await program.parseAsync(process.argv);

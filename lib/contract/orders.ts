@@ -127,3 +127,24 @@ export const listOrdersResponse = z
     orders: z.array(orderRecord).meta({ description: 'Newest first' }),
   })
   .meta({ id: 'ListOrdersResponse' });
+
+/** Operator API: attaching a store's Admin API token. */
+export const storeTokenRequest = z
+  .object({
+    token: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(500, 'must be at most 500 characters')
+      .meta({ description: "The store's Admin API access token (Shopify: shpat_...)" }),
+  })
+  .meta({ id: 'StoreTokenRequest' });
+
+export const storeOrdersResponse = z
+  .object({
+    code: z.literal('STORE_ORDERS_LISTED'),
+    orders: z
+      .array(orderRecord.extend({ developer_id: z.string() }))
+      .meta({ description: 'Newest first' }),
+  })
+  .meta({ id: 'StoreOrdersResponse' });

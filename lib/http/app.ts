@@ -5,9 +5,11 @@ import { getDatabase } from '../db/client';
 import { databaseHealth } from '../db/health';
 import { logger } from '../log/logger';
 import { openApiDocument, type Api } from './openapi';
+import { adminStoreCredentialRoutes } from './routes/admin-store-credentials';
 import { adminStoreRoutes } from './routes/admin-stores';
 import { orderRoutes } from './routes/orders';
 import { profileRoutes } from './routes/profiles';
+import { searchRoutes } from './routes/search';
 import { shippingRoutes } from './routes/shipping';
 import { styleRoutes } from './routes/styles';
 
@@ -17,7 +19,9 @@ const routeGroups: Array<(api: Api) => void> = [
   styleRoutes,
   shippingRoutes,
   adminStoreRoutes,
+  adminStoreCredentialRoutes,
   orderRoutes,
+  searchRoutes,
 ];
 
 /**

@@ -81,7 +81,7 @@ async function parseBody(c: Context, schema: z.ZodType): Promise<unknown> {
  * defineOperation for the operator API: the same body reading, validation messages, failure
  * shape and OpenAPI registration, but guarded by the operator token instead of a developer key.
  */
-function defineAdminOperation<B extends z.ZodType | undefined>(
+export function defineAdminOperation<B extends z.ZodType | undefined>(
   { app, registry }: Api,
   spec: AdminSpec<B>,
 ): void {

@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeveloper } from '../../auth/keys';
+import { openDatabase, type Database } from '../../db/client';
+import { orders, stores } from '../../db/schema';
+import { insertStore, storefrontProduct, type FixtureProduct } from '../../orders/tests/fixtures';
+import { startStoreSim, type StoreSim } from '../../store-sim/server';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-credentials-'));
+const TOKEN_KEY = randomBytes(32).toString('hex');
+const SHOP_TOKEN = `shpat_${randomBytes(12).toString('hex')}`;
+const DOMAIN = 'cli-shop.test';
+const products: FixtureProduct[] = [
+  {
+    id: 1,
+    title: 'Mug',
+    variants: [{ id: 11, title: 'Default Title', price: '9.00', available: true }],
+  },
+];
+
+/** Runs the CLI as operators do, in its own process, with `input` on its standard input. */
+function cli(
+  args: string[],
+  opts: { input?: string; env?: Record<string, string | undefined> } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    STORE_TOKEN_KEY: TOKEN_KEY,
+    ...opts.env,
+  };
+  if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+let holder: Database;
+let sim: StoreSim;
+let storeId: string;
+
+beforeAll(async () => {
+  sim = await startStoreSim({
+    shops: [{ domain: DOMAIN, accessToken: SHOP_TOKEN, products: products.map(storefrontProduct) }],
+  });
+  // Like a running server: holds the data directory and shares it over a loopback wire port.
+  holder = await openDatabase(
+    process.env.TEST_DATABASE_URL
+      ? { url: process.env.TEST_DATABASE_URL }
+      : { dataDir, shareOverSocket: true },
+  );
+  storeId = await insertStore(holder.db, {
+    domain: DOMAIN,
+    baseUrl: sim.shopUrl(DOMAIN),
+    products,
+  });
+});
+afterAll(async () => {
+  await holder?.close();
+  await sim?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('store token, store verify, orders list', () => {
+  it('attaches a token from stdin, encrypted, and verifies it; a wrong one leaves the store unverified', async () => {
+    const wrong = await cli(['store', 'token', storeId, '--token', 'shpat_wrong', '--json']);
+    expect(wrong.code, wrong.stderr).toBe(0);
+    expect(JSON.parse(wrong.stdout).store).toMatchObject({
+      id: storeId,
+      verified: false,
+      has_admin_token: true,
+      verification_reason: expect.stringMatching(/refused the token/),
+    });
+
+    const piped = await cli(['store', 'token', storeId], { input: `${SHOP_TOKEN}\n` });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toMatch(/is verified/);
+    expect(piped.stdout + piped.stderr).not.toContain(SHOP_TOKEN);
+    const [row] = await holder.db.select().from(stores).where(eq(stores.id, storeId));
+    expect(row!.verified).toBe(true);
+    expect(row!.adminTokenEncrypted).not.toContain(SHOP_TOKEN);
+
+    const verified = await cli(['store', 'verify', storeId, '--json']);
+    expect(JSON.parse(verified.stdout).store.verified).toBe(true);
+  });
+
+  it('says clearly when STORE_TOKEN_KEY is missing', async () => {
+    const noKey = await cli(['store', 'token', storeId, '--token', 'x'], {
+      env: { STORE_TOKEN_KEY: '' },
+    });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/STORE_TOKEN_KEY is not set/);
+  });
+
+  it("lists a store's orders", async () => {
+    const dev = await createDeveloper(holder.db, 'cli-orders', 'free');
+    await holder.db.insert(orders).values({
+      id: `ord_${randomBytes(10).toString('hex')}`,
+      developerId: dev.id,
+      profileId: 'prof_x',
+      storeId,
+      requestHash: 'h',
+      status: 'created',
+      platformOrderId: '5001',
+      lines: [],
+      shipping: {},
+      totalPrice: '9.00',
+    });
+    const listed = await cli(['orders', 'list', '--store', storeId, '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).orders).toMatchObject([
+      { store_id: storeId, status: 'created', platform_order_id: '5001', developer_id: dev.id },
+    ]);
+  });
+});
