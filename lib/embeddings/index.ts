@@ -1,5 +1,6 @@
 import { env } from '../config/env';
 import type { EmbeddingProvider } from './provider';
+import { TransformersTextProvider } from './transformers';
 import { UseLiteProvider } from './use-lite';
 
 export type { EmbeddingProvider } from './provider';
@@ -10,10 +11,10 @@ const slot = globalThis as unknown as { __textEmbedder?: EmbeddingProvider };
 export function textEmbedder(): EmbeddingProvider {
   if (!slot.__textEmbedder) {
     const model = env().EMBEDDING_MODEL;
-    if (model !== 'use-lite') {
-      throw new Error(`Unknown EMBEDDING_MODEL "${model}"`);
-    }
-    slot.__textEmbedder = new UseLiteProvider();
+    // Anything but the bundled default is a @huggingface/transformers model: a directory
+    // (absolute, ./relative, or under MODELS_DIR) or a hub id.
+    slot.__textEmbedder =
+      model === 'use-lite' ? new UseLiteProvider() : new TransformersTextProvider(model);
   }
   return slot.__textEmbedder;
 }

@@ -1,0 +1,38 @@
+import { env } from '../config/env';
+
+/** Turns image bytes into unit vectors; `textAligned` models (CLIP) share a space with text. */
+export interface ImageEmbedder {
+  readonly modelId: string;
+  readonly dimensions: number;
+  /** True when embedTexts exists and lands in the same space as the images (CLIP-family). */
+  readonly textAligned: boolean;
+  embedImages(images: Uint8Array[]): Promise<number[][]>;
+  embedTexts?(texts: string[]): Promise<number[][]>;
+}
+
+export const OFFLINE_IMAGE_MODEL = 'mobilenet-v2-mid';
+
+const slot = globalThis as unknown as { __imageEmbedder?: Promise<ImageEmbedder> };
+
+async function create(name: string): Promise<ImageEmbedder> {
+  if (name === OFFLINE_IMAGE_MODEL) {
+    const { MobileNetImageEmbedder } = await import('./mobilenet');
+    return new MobileNetImageEmbedder();
+  }
+  const { ClipProvider } = await import('../embeddings/transformers');
+  return new ClipProvider(name);
+}
+
+/** The image model IMAGE_EMBEDDING_MODEL names, loaded once per process. */
+export function imageEmbedder(): Promise<ImageEmbedder> {
+  slot.__imageEmbedder ??= create(env().IMAGE_EMBEDDING_MODEL).catch((err: unknown) => {
+    slot.__imageEmbedder = undefined;
+    throw err;
+  });
+  return slot.__imageEmbedder;
+}
+
+/** Replaces the process's image model (tests use it to switch to a fixture model or count calls). */
+export function setImageEmbedder(embedder: ImageEmbedder | undefined): void {
+  slot.__imageEmbedder = embedder ? Promise.resolve(embedder) : undefined;
+}

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pLimit from 'p-limit';
+import type { Db } from '../db/client';
+import { queryRows } from '../db/client';
+import { ApiError } from '../errors';
+import { logger } from '../log/logger';
+import { ensureVectorIndex } from '../search/vector-index';
+import { bigintArray } from '../search/sql-arrays';
+import { imageEmbedder, type ImageEmbedder } from './embedder';
+import { fetchImage } from './fetch';
+
+export interface ImageIndexOptions {
+  /** Defaults to the process's image model (IMAGE_EMBEDDING_MODEL). */
+  embedder?: ImageEmbedder;
+  /** Parallel downloads; embedding itself runs one image at a time (it is CPU-bound). */
+  concurrency?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ImageIndexFailure {
+  productId: number;
+  url: string;
+  /** Why, in words (the fetch refusal or the decoder's complaint). */
+  error: string;
+}
+
+export interface ImageIndexResult {
+  embedded: number;
+  /** Image URL and model unchanged since the last run: nothing fetched. */
+  unchanged: number;
+  /** Products without any image (a stale image vector of theirs is removed). */
+  withoutImage: number;
+  failed: ImageIndexFailure[];
+}
+
+/** products.images holds src URLs in platform order; older rows may hold Shopify image objects. */
+function firstImageUrl(images: unknown): string | undefined {
+  if (!Array.isArray(images)) return undefined;
+  for (const image of images) {
+    const src = typeof image === 'string' ? image : (image as { src?: unknown } | null)?.src;
+    if (typeof src === 'string' && src.trim()) return src.trim();
+  }
+  return undefined;
+}
+
+function urlHash(url: string): string {
+  return createHash('sha256').update(url).digest('hex');
+}
+
+/**
+ * Embeds each product's first image with the image model, stored as product_embeddings
+ * kind='image' under the model id. Incremental: the stored input hash is the image URL's, so a
+ * product whose image URL and model are unchanged is skipped without a fetch (Shopify versions
+ * its CDN URLs, so new pixels mean a new URL). One image failing (unreachable, refused, not an
+ * image) is recorded in the result and the log, and never stops the others.
+ */
+export async function indexProductImages(
+  db: Db,
+  productIds: number[],
+  opts: ImageIndexOptions = {},
+): Promise<ImageIndexResult> {
+  const embedder = opts.embedder ?? (await imageEmbedder());
+  const ids = [...new Set(productIds)];
+  const result: ImageIndexResult = { embedded: 0, unchanged: 0, withoutImage: 0, failed: [] };
+  if (ids.length === 0) return result;
+
+  const rows = await queryRows<{ id: string | number; images: unknown; input_hash: string | null }>(
+    db,
+    sql`SELECT p.id, p.images, pe.input_hash
+        FROM products p
+        LEFT JOIN product_embeddings pe
+          ON pe.product_id = p.id AND pe.kind = 'image' AND pe.model_id = ${embedder.modelId}
+        WHERE p.id = ANY(${bigintArray(ids)})
+        ORDER BY p.id`,
+  );
+  const work: { productId: number; url: string; hash: string }[] = [];
+  const imageless: number[] = [];
+  for (const row of rows) {
+    const productId = Number(row.id);
+    const url = firstImageUrl(row.images);
+    if (!url) {
+      imageless.push(productId);
+      continue;
+    }
+    const hash = urlHash(url);
+    if (row.input_hash === hash) result.unchanged++;
+    else work.push({ productId, url, hash });
+  }
+  result.withoutImage = imageless.length;
+  if (imageless.length > 0) {
+    await db.execute(
+      sql`DELETE FROM product_embeddings WHERE kind = 'image' AND model_id = ${embedder.modelId}
+          AND product_id = ANY(${bigintArray(imageless)})`,
+    );
+  }
+
+  const downloads = pLimit(opts.concurrency ?? 4);
+  const embedding = pLimit(1);
+  let done = 0;
+  let dimensions = 0;
+  await Promise.all(
+    work.map((item) =>
+      downloads(async () => {
+        try {
+          const image = await fetchImage(item.url, { field: 'products.images[0]' });
+          const [vector] = await embedding(() => embedder.embedImages([image.bytes]));
+          dimensions = vector!.length;
+          await db.execute(
+            sql`INSERT INTO product_embeddings (product_id, kind, model_id, input_hash, embedding)
+                VALUES (${item.productId}, 'image', ${embedder.modelId}, ${item.hash},
+                        ${`[${vector!.join(',')}]`}::vector)
+                ON CONFLICT (product_id, kind, model_id)
+                DO UPDATE SET input_hash = excluded.input_hash, embedding = excluded.embedding,
+                              created_at = now()`,
+          );
+          result.embedded++;
+        } catch (err) {
+          const error =
+            err instanceof ApiError
+              ? `${err.message} (${err.details ?? ''})`
+              : err instanceof Error
+                ? err.message
+                : String(err);
+          result.failed.push({ productId: item.productId, url: item.url, error });
+          logger().warn(
+            { productId: item.productId, url: item.url, error },
+            'product image not indexed',
+          );
+        } finally {
+          opts.onProgress?.(++done, work.length);
+        }
+      }),
+    ),
+  );
+  if (dimensions > 0) await ensureVectorIndex(db, 'image', embedder.modelId, dimensions);
+  return result;
+}
