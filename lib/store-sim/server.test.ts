@@ -1,4 +1,9 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readCatalogueFile } from './catalogue';
 import { startStoreSim, type StoreSim } from './server';
@@ -80,6 +85,9 @@ const draftProduct = { ...adminProduct, id: 8, status: 'draft', variants: [] };
 
 let sim: StoreSim;
 let shopUrl: string;
+/** Holds the shop's images folder, a file beside it and a catalogue file. */
+let scratch: string;
+let imagesDir: string;
 
 async function get(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers });
@@ -102,6 +110,11 @@ async function postOrder(order: unknown, token = TOKEN) {
 }
 
 beforeAll(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'store-sim-'));
+  imagesDir = path.join(scratch, 'images');
+  fs.mkdirSync(imagesDir);
+  fs.writeFileSync(path.join(imagesDir, 'mug-red.webp'), 'RIFF');
+  fs.writeFileSync(path.join(scratch, 'outside.png'), 'secret');
   sim = await startStoreSim({
     shops: [
       {
@@ -119,12 +132,16 @@ beforeAll(async () => {
           p === 'mug-blue.png'
             ? { contentType: 'image/png', body: new Uint8Array([137, 80, 78, 71]) }
             : undefined,
+        imagesDir,
       },
     ],
   });
   shopUrl = sim.shopUrl('lamps.example');
 });
-afterAll(() => sim?.close());
+afterAll(async () => {
+  await sim?.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
 beforeEach(() => sim.reset());
 
 describe('storefront products.json', () => {
@@ -164,7 +181,15 @@ describe('storefront products.json', () => {
     expect(mug.variants[0].featured_image.src).toBe(imageUrl);
     const image = await fetch(imageUrl);
     expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
-    expect((await get(`${sim.shopUrl('mugs.example')}/cdn/missing.png`)).status).toBe(404);
+    const fromFolder = await get(`${sim.shopUrl('mugs.example')}/cdn/mug-red.webp`);
+    expect([fromFolder.status, fromFolder.headers.get('content-type'), fromFolder.text]).toEqual([
+      200,
+      'image/webp',
+      'RIFF',
+    ]);
+    for (const missing of ['missing.png', '..%2Foutside.png', '%2E%2E/outside.png']) {
+      expect((await get(`${sim.shopUrl('mugs.example')}/cdn/${missing}`)).status).toBe(404);
+    }
   });
 
   it('converts a real Admin export (United By Blue demo data)', async () => {
@@ -426,5 +451,48 @@ describe('faults and the request log', () => {
     expect((await fetch(`${sim.baseUrl}/_sim/reset`, { method: 'POST' })).status).toBe(200);
     expect((await get(`${shopUrl}/products.json`)).body.products).toHaveLength(30);
     expect(sim.requests()).toHaveLength(1);
+  });
+});
+
+describe('npm run store-sim', () => {
+  it('serves a catalogue file, prints the shops and stops on SIGTERM', async () => {
+    const catalogue = path.join(scratch, 'catalogue.json');
+    fs.writeFileSync(catalogue, JSON.stringify({ products: publicProducts.slice(0, 3) }));
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(__dirname, 'main.ts'),
+        '--domain',
+        'cli.example',
+        '--catalogue',
+        catalogue,
+        '--token',
+        'cli-token',
+        '--port',
+        '0',
+        '--json',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const [line] = await once(readline.createInterface({ input: child.stdout! }), 'line');
+      const printed = JSON.parse(line);
+      expect(printed.shops).toEqual([
+        {
+          domain: 'cli.example',
+          url: `${printed.base_url}/shops/cli.example`,
+          access_token: 'cli-token',
+          products: 3,
+        },
+      ]);
+      expect((await get(`${printed.shops[0].url}/products.json`)).body.products).toHaveLength(3);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   });
 });
