@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storeSummary } from './admin-stores';
 import { idInput, isoTimestamp } from './common';
 import { shippingRecord } from './shipping';
 
@@ -47,7 +48,7 @@ export const buyRequest = z
 export type BuyRequest = z.output<typeof buyRequest>;
 
 export const idempotencyHeaders = z.object({
-  'idempotency-key': z.string().optional().meta({
+  'Idempotency-Key': z.string().optional().meta({
     description:
       'Makes retries safe: the same key with the same body returns the first answer and never creates a second order; with another body it is refused with IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters, scoped to the developer.',
     example: 'checkout-7f3c2a',
@@ -148,3 +149,10 @@ export const storeOrdersResponse = z
       .meta({ description: 'Newest first' }),
   })
   .meta({ id: 'StoreOrdersResponse' });
+
+export const storeVerificationResponse = z
+  .object({
+    code: z.enum(['STORE_VERIFIED', 'STORE_UNVERIFIED']),
+    store: storeSummary,
+  })
+  .meta({ id: 'StoreVerificationResponse' });

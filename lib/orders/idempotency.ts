@@ -50,18 +50,31 @@ export async function findByKey(
   return row;
 }
 
-/** Longest a first request can take: every attempt timing out, every wait at its maximum. */
+/**
+ * Longest a first request can take: the order call and the lookup that may follow it, every
+ * attempt timing out and every wait at its maximum.
+ */
 function firstRequestBudgetMs(): number {
   const s = platformSettings();
   const attempts = s.PLATFORM_RETRY_LIMIT + 1;
-  return attempts * s.PLATFORM_TIMEOUT_MS + s.PLATFORM_RETRY_LIMIT * s.PLATFORM_MAX_RETRY_AFTER_MS;
+  const oneCall =
+    attempts * s.PLATFORM_TIMEOUT_MS + s.PLATFORM_RETRY_LIMIT * s.PLATFORM_MAX_RETRY_AFTER_MS;
+  return 2 * oneCall;
+}
+
+/** How long a repeated request waits for the first one before asking its caller to retry. */
+const WAIT_CAP_MS = 20_000;
+
+/** A pending order whose request has shown no sign of life for longer than any request takes. */
+export function isAbandoned(row: OrderRow): boolean {
+  return row.status === 'pending' && Date.now() - row.updatedAt.getTime() > firstRequestBudgetMs();
 }
 
 async function awaitSettled(db: Db, first: OrderRow): Promise<OrderRow> {
-  const deadline = Date.now() + firstRequestBudgetMs() + 1_000;
+  const deadline = Date.now() + WAIT_CAP_MS;
   let row = first;
   let pause = 50;
-  while (row.status === 'pending' && Date.now() < deadline) {
+  while (row.status === 'pending' && !isAbandoned(row) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, 500);
     const [fresh] = await db.select().from(orders).where(eq(orders.id, first.id));
@@ -71,8 +84,8 @@ async function awaitSettled(db: Db, first: OrderRow): Promise<OrderRow> {
 }
 
 /**
- * The first request with this key, once it has finished: refused when the body differs, and
- * IDEMPOTENCY_KEY_IN_USE if it is still running after the longest it can take.
+ * The first request with this key, once it has finished or been abandoned (a crash left it
+ * pending): refused when the body differs, IDEMPOTENCY_KEY_IN_USE while it is still running.
  */
 export async function settledFirst(db: Db, first: OrderRow, hash: string): Promise<OrderRow> {
   if (first.requestHash !== hash) {
@@ -82,7 +95,7 @@ export async function settledFirst(db: Db, first: OrderRow, hash: string): Promi
     );
   }
   const settled = await awaitSettled(db, first);
-  if (settled.status === 'pending' || !settled.response || !settled.responseStatus) {
+  if (settled.status === 'pending' && !isAbandoned(settled)) {
     throw new ApiError(
       'IDEMPOTENCY_KEY_IN_USE',
       `The first request with this Idempotency-Key (order ${first.id}) has not finished; retry in a few seconds`,

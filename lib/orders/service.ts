@@ -185,8 +185,39 @@ async function recover(db: Db, order: OrderRow): Promise<unknown> {
   return finish(db, order, created(order, store, lookup.platformOrderId), lookup.platformOrderId);
 }
 
+/**
+ * An order whose request died before recording the store's answer: the store is asked whether
+ * it has the order, and the order is settled on that. If the store cannot be asked, it stays
+ * pending for the next retry.
+ */
+async function settleAbandoned(db: Db, order: OrderRow): Promise<unknown> {
+  const notPlaced = (when: string) =>
+    failure(
+      'STORE_PLATFORM_ERROR',
+      502,
+      `The request placing order ${order.id} stopped ${when}; the order was not placed`,
+    );
+  const store = await findStoreById(db, order.storeId);
+  if (order.attempts === 0 || !store)
+    return finish(db, order, notPlaced('before the store was called'));
+  const connection = await connect(db, store, order);
+  if ('status' in connection) return finish(db, order, connection);
+  const lookup = await platformFor(store).findOrder(connection, order.id, order.createdAt);
+  if (lookup.found === undefined) {
+    throw new ApiError(
+      'STORE_PLATFORM_ERROR',
+      `Cannot tell yet whether the store received order ${order.id} (${lookup.reason}); retry later with the same Idempotency-Key`,
+    );
+  }
+  logger().warn({ order: order.id, found: lookup.found }, 'abandoned order settled');
+  return lookup.found
+    ? finish(db, order, created(order, store, lookup.platformOrderId), lookup.platformOrderId)
+    : finish(db, order, notPlaced('before the store answered, and the store has no such order'));
+}
+
 async function answerRepeat(db: Db, first: OrderRow, hash: string): Promise<unknown> {
   const settled = await settledFirst(db, first, hash);
+  if (settled.status === 'pending') return settleAbandoned(db, settled);
   return (await recover(db, settled)) ?? replayAnswer(settled);
 }
 

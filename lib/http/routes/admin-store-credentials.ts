@@ -1,5 +1,9 @@
 import { storeResponse } from '../../contract/admin-stores';
-import { storeOrdersResponse, storeTokenRequest } from '../../contract/orders';
+import {
+  storeOrdersResponse,
+  storeTokenRequest,
+  storeVerificationResponse,
+} from '../../contract/orders';
 import { ApiError } from '../../errors';
 import { listStoreOrders } from '../../orders/service';
 import { TokenKeyError } from '../../stores/credentials';
@@ -64,7 +68,7 @@ export function adminStoreCredentialRoutes(api: Api): void {
       'recorded state is left as it was and STORE_PLATFORM_ERROR is answered.',
     success: {
       status: 200,
-      schema: storeResponse('STORE_VERIFIED').meta({ id: 'StoreVerificationResponse' }),
+      schema: storeVerificationResponse,
       description:
         'The store with its verification result (code STORE_VERIFIED or STORE_UNVERIFIED)',
     },

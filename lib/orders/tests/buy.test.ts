@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../config/env';
+import { newId } from '../../db/ids';
 import { orders, storeAllowedDevelopers, stores } from '../../db/schema';
 import { attachToken } from '../../stores/verification';
+import { requestHash } from '../idempotency';
 import { startStoreSim, type StoreSim } from '../../store-sim/server';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { insertStore, storefrontProduct, type FixtureProduct } from './fixtures';
@@ -439,6 +441,59 @@ describe('store platform failures', () => {
       platformOrderId: String(sim.orders(ACME)[0]!.id),
     });
     expect(orderPosts()).toBe(1);
+  });
+});
+
+describe('an order left pending by a request that died', () => {
+  /** The row a crashed request leaves behind: pending, its last sign of life an hour ago. */
+  async function abandoned(key: string, attempts: number): Promise<string> {
+    const id = newId('ord');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await t.database.db.insert(orders).values({
+      id,
+      developerId: dev.id,
+      profileId: userId,
+      storeId: acme,
+      idempotencyKey: key,
+      requestHash: requestHash(shirt()),
+      status: 'pending',
+      attempts,
+      lines: [],
+      shipping: address,
+      createdAt: hourAgo,
+      updatedAt: hourAgo,
+    });
+    return id;
+  }
+
+  it('is settled as created when the store has it, on a retry with its key', async () => {
+    const id = await abandoned('crash-found', 1);
+    const placed = await fetch(`${sim.shopUrl(ACME)}/admin/api/2026-10/orders.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-shopify-access-token': ACME_TOKEN },
+      body: JSON.stringify({
+        order: { line_items: [{ variant_id: 90011, quantity: 1 }], tags: id },
+      }),
+    });
+    expect(placed.status).toBe(201);
+    const res = await buy(shirt(), { idempotencyKey: 'crash-found' });
+    expect([res.status, res.body.order_id]).toEqual([201, id]);
+    expect(await storedOrder(id)).toMatchObject({ status: 'created' });
+    expect(sim.orders(ACME)).toHaveLength(1);
+  });
+
+  it('is settled as failed when the store has no such order, never placing it again', async () => {
+    for (const [key, attempts] of [
+      ['crash-missing', 1],
+      ['crash-early', 0],
+    ] as const) {
+      const id = await abandoned(key, attempts);
+      const res = await buy(shirt(), { idempotencyKey: key });
+      expect([res.status, res.body.code]).toEqual([502, 'STORE_PLATFORM_ERROR']);
+      expect(res.body.error).toMatch(/stopped before the (store answered|store was called)/);
+      expect(await storedOrder(id)).toMatchObject({ status: 'failed' });
+    }
+    expect(orderPosts()).toBe(0);
   });
 });
 
