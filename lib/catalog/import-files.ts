@@ -5,11 +5,17 @@ import { PAGE_SIZE } from './products-feed';
 import { claimStore } from './store-job';
 import { runClaimedJob, type JobOutcome } from './sync';
 
+export interface ProductsFile {
+  records: unknown[];
+  /** The shop's name, when the file names it (`{"shop": {"name": ...}}` or `{"name": ...}`). */
+  shopName?: string;
+}
+
 /**
  * The records of a products.json file: `{"products": [...]}` as the storefront and the Admin
  * API answer, or a bare array of products as exports often hold.
  */
-export async function readProductsFile(file: string): Promise<unknown[]> {
+export async function readProductsFile(file: string): Promise<ProductsFile> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -22,15 +28,20 @@ export async function readProductsFile(file: string): Promise<unknown[]> {
   } catch (err) {
     throw new Error(`${file} is not JSON: ${(err as Error).message}`);
   }
-  const records = Array.isArray(parsed) ? parsed : (parsed as { products?: unknown })?.products;
-  if (!Array.isArray(records)) {
+  if (Array.isArray(parsed)) return { records: parsed };
+  const doc = parsed as { products?: unknown; shop?: { name?: unknown }; name?: unknown } | null;
+  if (!Array.isArray(doc?.products)) {
     throw new Error(`${file} holds no product list: expected {"products": [...]} or [...]`);
   }
-  return records;
+  const name = doc.shop?.name ?? doc.name;
+  return {
+    records: doc.products,
+    ...(typeof name === 'string' && name.trim() ? { shopName: name.trim() } : {}),
+  };
 }
 
-async function* inPages(files: unknown[][]): AsyncGenerator<unknown[]> {
-  for (const records of files) {
+async function* inPages(files: ProductsFile[]): AsyncGenerator<unknown[]> {
+  for (const { records } of files) {
     for (let i = 0; i < records.length; i += PAGE_SIZE) yield records.slice(i, i + PAGE_SIZE);
   }
 }

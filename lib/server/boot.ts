@@ -3,6 +3,7 @@ import { createDeveloper, createKey } from '../auth/keys';
 import { env } from '../config/env';
 import { getDatabase } from '../db/client';
 import { developers } from '../db/schema';
+import { seedDemoData } from '../demo/seed';
 import { ensureDashboardKey } from './dashboard-key';
 import { logger } from '../log/logger';
 
@@ -12,6 +13,10 @@ const bootSteps: Array<() => Promise<void>> = [];
 export function addBootStep(step: () => Promise<void>): void {
   bootSteps.push(step);
 }
+
+addBootStep(async () => {
+  await seedDemoData((await getDatabase()).db);
+});
 
 /**
  * Opens and migrates the database, runs registered steps (demo data), and on a database with

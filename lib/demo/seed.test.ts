@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/client';
+import { stores } from '../db/schema';
+import type { StoreSim } from '../store-sim/server';
+import { findStoreByDomain } from '../stores/access';
+import { addStore, getStoreSummary, listStores } from '../stores/registry';
+import { demoCataloguePath } from './images';
+import { DEMO_DOMAIN, seedDemoData } from './seed';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-seed-test-'));
+const smallCatalogue = path.join(dir, 'products.json');
+let database: Database;
+let sim: StoreSim | undefined;
+
+beforeAll(async () => {
+  // A database of its own in both test runs: seeding only happens where no store exists yet.
+  database = await openDatabase({ url: 'memory://' });
+  const { products } = JSON.parse(fs.readFileSync(demoCataloguePath(), 'utf8'));
+  fs.writeFileSync(
+    smallCatalogue,
+    JSON.stringify({ shop: { name: 'Tiny Demo' }, products: products.slice(0, 6) }),
+  );
+  process.env.DEMO_CATALOGUE = smallCatalogue;
+});
+afterAll(async () => {
+  await sim?.close();
+  await database?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('demo data', () => {
+  it('registers the demo store on an empty database and syncs it from the in-process simulator', async () => {
+    sim = await seedDemoData(database.db);
+    expect(sim).toBeDefined();
+    const row = await findStoreByDomain(database.db, DEMO_DOMAIN);
+    const store = await getStoreSummary(database.db, row!.id);
+    expect(store).toMatchObject({
+      name: 'Tiny Demo',
+      base_url: sim!.shopUrl(DEMO_DOMAIN),
+      product_count: 6,
+      sync: { state: 'succeeded', progress: { added: 6, failed: 0, embedded: 6 } },
+    });
+    const [served] = sim!.requests(DEMO_DOMAIN);
+    expect(served).toMatchObject({ status: 200 });
+  });
+
+  it('restarts the simulator for its own demo store without re-adding or re-embedding', async () => {
+    const port = new URL(sim!.baseUrl).port;
+    await sim!.close();
+    sim = await seedDemoData(database.db);
+    expect(new URL(sim!.baseUrl).port).toBe(port);
+    const stores = await listStores(database.db);
+    expect(stores).toHaveLength(1);
+    expect(stores[0]!.sync).toMatchObject({
+      state: 'succeeded',
+      progress: { unchanged: 6, added: 0, embedded: 0 },
+    });
+  });
+
+  it('leaves a database with other stores alone, and is off with DEMO_DATA=off', async () => {
+    process.env.DEMO_DATA = 'off';
+    try {
+      expect(await seedDemoData(database.db)).toBeUndefined();
+    } finally {
+      delete process.env.DEMO_DATA;
+    }
+    await sim!.close();
+    sim = undefined;
+    await database.db.delete(stores).where(eq(stores.domain, DEMO_DOMAIN));
+    await addStore(database.db, { domain: 'real-shop.example' });
+    expect(await seedDemoData(database.db)).toBeUndefined();
+    expect(await findStoreByDomain(database.db, DEMO_DOMAIN)).toBeUndefined();
+  });
+});

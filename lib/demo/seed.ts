@@ -1,0 +1,83 @@
+import { readProductsFile } from '../catalog/import-files';
+import { startSync, type JobOutcome } from '../catalog/sync';
+import type { Db } from '../db/client';
+import { ApiError } from '../errors';
+import { logger } from '../log/logger';
+import { startStoreSim, type StoreSim } from '../store-sim/server';
+import { findStoreByDomain } from '../stores/access';
+import { addStore, listStores } from '../stores/registry';
+import { demoCataloguePath, renderDemoImage } from './images';
+
+export const DEMO_DOMAIN = 'demo-outfitters.example';
+const DEMO_NAME = 'Demo Outfitters';
+
+function isLoopback(url: string | null): url is string {
+  if (!url) return false;
+  const host = new URL(url).hostname;
+  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+}
+
+/** The simulator on the port the demo store already points at, else on any free port. */
+async function startDemoShop(products: unknown[], name: string, port: number): Promise<StoreSim> {
+  const shop = {
+    domain: DEMO_DOMAIN,
+    name,
+    products: products as Array<Record<string, unknown>>,
+    imageRenderer: (imagePath: string) => renderDemoImage(imagePath),
+  };
+  try {
+    return await startStoreSim({ shops: [shop], port });
+  } catch (err) {
+    if (port === 0) throw err;
+    return startStoreSim({ shops: [shop] });
+  }
+}
+
+/**
+ * Demo data for a first run: a Shopify-compatible simulator in this process, on a loopback
+ * port, serves the demo catalogue (lib/demo/catalogue.json, or the products.json file
+ * DEMO_CATALOGUE names) as the store `demo-outfitters.example`, which is then synced through
+ * the real sync path. Runs on a database without stores, and again at every start while the
+ * demo store is the one it made (the simulator lives only as long as the process; an unchanged
+ * catalogue costs no re-embedding). DEMO_DATA=off disables it. Returns the running simulator.
+ */
+export async function seedDemoData(db: Db): Promise<StoreSim | undefined> {
+  if (process.env.DEMO_DATA === 'off') return undefined;
+  const existing = await findStoreByDomain(db, DEMO_DOMAIN);
+  if (existing ? !isLoopback(existing.baseUrl) : (await listStores(db)).length > 0) {
+    return undefined;
+  }
+  const file = process.env.DEMO_CATALOGUE || demoCataloguePath();
+  const { records, shopName } = await readProductsFile(file);
+  const name = existing?.name ?? shopName ?? DEMO_NAME;
+  const port = existing?.baseUrl ? Number(new URL(existing.baseUrl).port) : 0;
+  const sim = await startDemoShop(records, name, port);
+  try {
+    const store = existing ?? (await addStore(db, { domain: DEMO_DOMAIN, name }));
+    const started = performance.now();
+    let done: Promise<JobOutcome>;
+    try {
+      ({ done } = await startSync(db, store.id, { baseUrl: sim.shopUrl(DEMO_DOMAIN) }));
+    } catch (err) {
+      // Left `running` by a process that died mid-sync: serve what is there, do not block start.
+      if (!(err instanceof ApiError && err.code === 'SYNC_RUNNING')) throw err;
+      logger().warn({ store: store.id }, `demo store sync skipped: ${err.message}`);
+      return sim;
+    }
+    const outcome = await done;
+    logger().info(
+      {
+        store: store.id,
+        file,
+        ...outcome.progress,
+        error: outcome.error,
+        seconds: Math.round((performance.now() - started) / 100) / 10,
+      },
+      `demo store ${DEMO_DOMAIN} sync ${outcome.state}`,
+    );
+    return sim;
+  } catch (err) {
+    await sim.close();
+    throw err;
+  }
+}
