@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import type { EmbeddingProvider } from '../embeddings/provider';
+import { embedTextsCached, inputHash } from './cached-embeddings';
 import type { IndexableProduct } from './lexical-index';
 import { bigintArray, textArray } from './sql-arrays';
 
@@ -20,10 +20,6 @@ export function embeddingInput(p: IndexableProduct): string {
     .join('. ');
 }
 
-export function inputHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
-}
-
 function toVectorLiteral(v: number[]): string {
   return `[${v.join(',')}]`;
 }
@@ -31,7 +27,7 @@ function toVectorLiteral(v: number[]): string {
 /**
  * Stores each product's text embedding for the provider's model. Products whose input is
  * unchanged keep their vector; inputs seen before (any product, any run) come from
- * embedding_cache; only the rest go through the model.
+ * embedding_cache (see embedTextsCached); only the rest go through the model.
  */
 export async function embedProducts(
   db: Db,
@@ -54,32 +50,18 @@ export async function embedProducts(
   const stale = inputs.filter((i) => currentHash.get(i.id) !== i.hash);
   if (stale.length === 0) return { embedded: 0, reused: items.length };
 
-  const hashes = [...new Set(stale.map((i) => i.hash))];
-  const cached = await queryRows<{ input_hash: string }>(
+  const { vectors, computed } = await embedTextsCached(
     db,
-    sql`SELECT input_hash FROM embedding_cache
-        WHERE model_id = ${modelId} AND input_hash = ANY(${textArray(hashes)})`,
+    provider,
+    stale.map((i) => i.text),
   );
-  const known = new Set(cached.map((r) => r.input_hash));
-  const missing = new Map<string, string>();
-  for (const i of stale) if (!known.has(i.hash)) missing.set(i.hash, i.text);
-
-  if (missing.size > 0) {
-    const vectors = await provider.embedTexts([...missing.values()]);
-    await db.execute(sql`
-      INSERT INTO embedding_cache (model_id, input_hash, embedding)
-      SELECT ${modelId}, h, v::vector
-      FROM unnest(${textArray([...missing.keys()])}, ${textArray(vectors.map(toVectorLiteral))}) AS u(h, v)
-      ON CONFLICT DO NOTHING`);
-  }
-
   await db.execute(sql`
     INSERT INTO product_embeddings (product_id, kind, model_id, input_hash, embedding)
-    SELECT u.id, 'text', ${modelId}, u.h, c.embedding
-    FROM unnest(${bigintArray(stale.map((i) => i.id))}, ${textArray(stale.map((i) => i.hash))}) AS u(id, h)
-    JOIN embedding_cache c ON c.model_id = ${modelId} AND c.input_hash = u.h
+    SELECT u.id, 'text', ${modelId}, u.h, u.v::vector
+    FROM unnest(${bigintArray(stale.map((i) => i.id))}, ${textArray(stale.map((i) => i.hash))},
+                ${textArray(vectors.map(toVectorLiteral))}) AS u(id, h, v)
     ON CONFLICT (product_id, kind, model_id) DO UPDATE
       SET input_hash = excluded.input_hash, embedding = excluded.embedding, created_at = now()`);
 
-  return { embedded: missing.size, reused: items.length - missing.size };
+  return { embedded: computed, reused: items.length - computed };
 }

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { idInput } from './common';
+
+/** Upper bound of max_result_count: a page an agent can read, and a bounded query for us. */
+export const MAX_RESULT_CAP = 100;
+export const DEFAULT_RESULT_COUNT = 2;
+export const DEFAULT_SIMILARITY_THRESHOLD = 0.25;
+export const QUERY_TEXT_MAX = 500;
+
+const unit = (name: string) =>
+  z
+    .number({ error: `${name} must be a number` })
+    .min(0, `${name} must be between 0 and 1`)
+    .max(1, `${name} must be between 0 and 1`);
+
+/** Prices arrive as numbers or decimal strings ("19.99"); both mean the same amount. */
+const priceInput = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/, 'must be a decimal number'),
+  ])
+  .transform((v) => Number(v))
+  .pipe(z.number().min(0, 'must not be negative').finite());
+
+const resultCount = z
+  .number()
+  .int('must be an integer')
+  .min(1, 'must be at least 1')
+  .max(MAX_RESULT_CAP, `must be at most ${MAX_RESULT_CAP}`);
+
+export const searchProductsRequest = z
+  .object({
+    query: z.object({
+      text: z
+        .string()
+        .trim()
+        .min(1, 'must not be empty')
+        .max(QUERY_TEXT_MAX, `must be at most ${QUERY_TEXT_MAX} characters`),
+      image_url: z.string().trim().min(1, 'must not be empty').max(2048).optional(),
+    }),
+    profile_id: idInput.optional(),
+    store_id: idInput.optional(),
+    store_domain: z.string().trim().min(1, 'must not be empty').max(255).optional(),
+    query_weight: unit('query_weight').optional(),
+    style_weight: unit('style_weight').optional(),
+    similarity_threshold: unit('similarity_threshold').default(DEFAULT_SIMILARITY_THRESHOLD),
+    max_result_count: resultCount.optional().meta({
+      description: `Maximum number of results: 1 to ${MAX_RESULT_CAP}, default ${DEFAULT_RESULT_COUNT}`,
+    }),
+    result_count: resultCount.optional().meta({ description: 'Alias of max_result_count' }),
+    exclude_variant_ids: z.array(idInput).max(1000).default([]),
+    price_min: priceInput.optional(),
+    price_max: priceInput.optional(),
+  })
+  .refine((b) => b.store_id !== undefined || b.store_domain !== undefined, {
+    message: 'store_id or store_domain is required',
+    path: ['store_id'],
+  })
+  .refine(
+    (b) => b.price_min === undefined || b.price_max === undefined || b.price_min <= b.price_max,
+    { message: 'price_min must not exceed price_max', path: ['price_min'] },
+  )
+  .meta({ id: 'SearchProductsRequest' });
+
+export type SearchProductsRequest = z.output<typeof searchProductsRequest>;
+
+export const searchVariant = z
+  .object({
+    id: z.number().int().meta({ description: 'Platform variant id' }),
+    title: z.string(),
+    option1: z.string().nullable(),
+    option2: z.string().nullable(),
+    option3: z.string().nullable(),
+    price: z.string().meta({ description: 'Decimal string', example: '19.99' }),
+    available: z.boolean(),
+    checkout_url: z.string(),
+    checkout_url_with_shipping: z.string().optional(),
+  })
+  .meta({ id: 'SearchVariant' });
+
+export const searchProduct = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    handle: z.string(),
+    description: z.string(),
+    product_type: z.string(),
+    images: z.array(z.string()),
+    options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+    variants: z.array(searchVariant),
+    store_id: z.string(),
+    store_name: z.string(),
+    store_domain: z.string(),
+  })
+  .meta({ id: 'SearchProduct' });
+
+export type SearchProduct = z.infer<typeof searchProduct>;
+
+export const searchProductsResponse = z
+  .object({
+    results: z.array(searchProduct),
+    product_ids: z.array(z.string()),
+    code: z.enum(['SEARCH_SUCCESS', 'NO_RESULTS_FOUND']),
+  })
+  .meta({ id: 'SearchProductsResponse' });
+
+/** Legacy price bounds: whole currency units, at least 1; numeric strings are read as numbers. */
+const legacyPrice = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/, 'must be an integer')])
+  .transform((v) => Number(v))
+  .pipe(z.number().int('must be an integer').min(1, 'must be at least 1'));
+
+export const legacySearchRequest = z
+  .object({
+    q: z.string().trim().min(1, 'must not be empty').max(QUERY_TEXT_MAX),
+    store_id: idInput,
+    user_id: idInput,
+    price_min: legacyPrice.optional(),
+    price_max: legacyPrice.optional(),
+  })
+  .refine(
+    (b) => b.price_min === undefined || b.price_max === undefined || b.price_min <= b.price_max,
+    { message: 'price_min must not exceed price_max', path: ['price_min'] },
+  )
+  .meta({ id: 'LegacySearchRequest' });
+
+export type LegacySearchRequest = z.output<typeof legacySearchRequest>;
+
+export const legacyProduct = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    product_type: z.string(),
+    tags: z.string().meta({ description: 'Comma-separated tags' }),
+    options: z.array(
+      z.object({
+        id: z.number().int(),
+        product_id: z.number().int(),
+        name: z.string(),
+        position: z.number().int(),
+        values: z.array(z.string()),
+      }),
+    ),
+    images: z.array(
+      z.object({
+        id: z.number().int(),
+        alt: z.string(),
+        position: z.number().int(),
+        product_id: z.number().int(),
+        created_at: z.string(),
+        updated_at: z.string(),
+        admin_graphql_api_id: z.string(),
+        width: z.number().int(),
+        height: z.number().int(),
+        src: z.string(),
+        variant_ids: z.array(z.number().int()),
+      }),
+    ),
+    variants: z.array(z.object({ id: z.number().int(), title: z.string(), price: z.string() })),
+  })
+  .meta({ id: 'LegacyProduct' });
+
+export type LegacyProduct = z.infer<typeof legacyProduct>;
+
+export const legacySearchResponse = z
+  .object({
+    results: z.array(legacyProduct),
+    code: z.enum(['SEARCH_SUCCESS', 'NO_RESULTS_FOUND']),
+  })
+  .meta({ id: 'LegacySearchResponse' });

@@ -1,0 +1,77 @@
+import {
+  legacySearchRequest,
+  legacySearchResponse,
+  MAX_RESULT_CAP,
+  searchProductsRequest,
+  searchProductsResponse,
+} from '../../contract/search';
+import { legacySearch } from '../../search/legacy-search';
+import { searchProducts } from '../../search/product-search';
+import { defineOperation } from '../operation';
+import type { Api } from '../openapi';
+import { AUTH_FAILURE } from './profiles';
+
+export function searchRoutes(api: Api): void {
+  defineOperation(api, {
+    method: 'post',
+    path: '/search/products',
+    operationId: 'searchProducts',
+    summary: 'Hybrid (full-text + vector) product search in one store, optionally personalized',
+    description:
+      `Ranks by score = (query_weight * sim(query, product) + style_weight * sim(style, product)) / ` +
+      `(query_weight + style_weight); the style term applies only when the profile has a style. ` +
+      `max_result_count (alias result_count) is 1 to ${MAX_RESULT_CAP}. Either store_id or ` +
+      `store_domain is required. image_url needs the pro plan.`,
+    tags: ['Search'],
+    body: searchProductsRequest,
+    invalidCode: 'INVALID_REQUEST',
+    messageField: true,
+    failureExtras: { results: [], product_ids: [] },
+    success: {
+      status: 200,
+      schema: searchProductsResponse,
+      description: 'SEARCH_SUCCESS with results, or NO_RESULTS_FOUND with empty arrays',
+    },
+    failures: [
+      { status: 400, codes: ['INVALID_REQUEST'], description: 'Invalid request parameters' },
+      AUTH_FAILURE,
+      { status: 403, codes: ['FORBIDDEN_FEATURE'], description: 'Image search on a free plan' },
+      {
+        status: 404,
+        codes: ['STORE_NOT_FOUND', 'PROFILE_NOT_FOUND'],
+        description: 'Unknown store or profile',
+      },
+      { status: 500, codes: ['INTERNAL_ERROR'], description: 'Server error' },
+    ],
+    handler: ({ db, caller, body }) => searchProducts(db, caller, body),
+  });
+
+  defineOperation(api, {
+    method: 'post',
+    path: '/search',
+    operationId: 'legacySearch',
+    summary: 'Legacy item search: results in the store platform product shape',
+    tags: ['Search'],
+    body: legacySearchRequest,
+    invalidCode: 'BAD_REQUEST_ERROR',
+    messageField: true,
+    failureExtras: { results: [] },
+    success: {
+      status: 200,
+      schema: legacySearchResponse,
+      description: 'SEARCH_SUCCESS with results, or NO_RESULTS_FOUND with an empty list',
+    },
+    failures: [
+      {
+        status: 400,
+        codes: ['BAD_REQUEST_ERROR'],
+        description: 'Invalid input, or user_id is not a profile of the caller',
+      },
+      AUTH_FAILURE,
+      { status: 403, codes: ['FORBIDDEN'], description: "The store's policy excludes the caller" },
+      { status: 404, codes: ['STORE_NOT_FOUND'], description: 'Unknown store' },
+      { status: 500, codes: ['INTERNAL_ERROR'], description: 'Server error' },
+    ],
+    handler: ({ db, caller, body }) => legacySearch(db, caller, body),
+  });
+}

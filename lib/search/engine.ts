@@ -1,0 +1,85 @@
+import type { Db } from '../db/client';
+import { textEmbedder } from '../embeddings';
+import { embedTextsCached } from './cached-embeddings';
+import { resolveQueryTerms } from './query-terms';
+import { retrieveCandidates, type CandidateFilters, type VectorQuery } from './retrieve';
+import { LEXICAL_WEIGHT, personalizedScore, type RankingMode, type Weights } from './score';
+
+export interface RankRequest extends CandidateFilters {
+  storeId: string;
+  text: string;
+  mode?: RankingMode;
+  image?: VectorQuery;
+  style?: number[];
+  weights?: Weights;
+  threshold?: number;
+  limit: number;
+  /** Overrides LEXICAL_WEIGHT (the eval's fusion sweep). */
+  lexicalWeight?: number;
+}
+
+export interface RankedProduct {
+  productId: number;
+  score: number;
+  available: boolean;
+}
+
+/**
+ * Candidates are gathered well beyond the page asked for, so that fusion, the threshold and the
+ * availability preference still have enough to choose from.
+ */
+function candidateCounts(limit: number) {
+  return { lexical: Math.max(100, limit * 3), vector: Math.max(50, limit * 2) };
+}
+
+/**
+ * Ranks a store's products for a query: retrieval (BM25 postings + HNSW), the score of
+ * score.ts, the similarity threshold, then available products ahead of unavailable ones.
+ */
+export async function rankProducts(db: Db, req: RankRequest): Promise<RankedProduct[]> {
+  const mode = req.mode ?? 'fused';
+  const provider = textEmbedder();
+  const needsText = mode !== 'lexical' || req.style !== undefined;
+  const [terms, textVector] = await Promise.all([
+    mode === 'vector' ? Promise.resolve([]) : resolveQueryTerms(db, req.storeId, req.text),
+    needsText
+      ? embedTextsCached(db, provider, [req.text]).then((r) => r.vectors[0])
+      : Promise.resolve(undefined),
+  ]);
+  const counts = candidateCounts(req.limit);
+  const candidates = await retrieveCandidates(db, {
+    storeId: req.storeId,
+    terms,
+    text:
+      textVector && mode !== 'lexical'
+        ? { modelId: provider.modelId, dimensions: provider.dimensions, vector: textVector }
+        : undefined,
+    image: req.image,
+    style: req.style,
+    priceMin: req.priceMin,
+    priceMax: req.priceMax,
+    excludeVariantIds: req.excludeVariantIds,
+    lexicalCandidates: mode === 'vector' ? 0 : counts.lexical,
+    vectorCandidates: mode === 'lexical' ? 0 : counts.vector,
+  });
+  const weights = req.weights ?? { query: 1, style: 0 };
+  const threshold = req.threshold ?? 0;
+  return candidates
+    .map((c) => ({
+      productId: c.productId,
+      available: c.available,
+      score: personalizedScore(
+        c,
+        mode,
+        weights,
+        req.style !== undefined,
+        req.lexicalWeight ?? LEXICAL_WEIGHT,
+      ),
+    }))
+    .filter((r) => r.score >= threshold && r.score > 0)
+    .sort(
+      (a, b) =>
+        Number(b.available) - Number(a.available) || b.score - a.score || a.productId - b.productId,
+    )
+    .slice(0, req.limit);
+}

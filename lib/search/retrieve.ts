@@ -1,0 +1,155 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { queryRows } from '../db/client';
+import { floatArray, textArray } from './sql-arrays';
+import { indexPredicate, typedEmbedding, vectorParam } from './vector-index';
+
+/** BM25 parameters: the usual ones; titles are short, so length normalization stays moderate. */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+
+export interface VectorQuery {
+  modelId: string;
+  dimensions: number;
+  vector: number[];
+}
+
+export interface CandidateFilters {
+  priceMin?: number;
+  priceMax?: number;
+  /** Platform variant ids (variants.external_id) to leave out. */
+  excludeVariantIds?: string[];
+}
+
+export interface RetrievalRequest extends CandidateFilters {
+  storeId: string;
+  /** Analyzed query terms with the weight each carries (1, or less for a typo correction). */
+  terms: Array<{ term: string; weight: number }>;
+  /** Text query vector: candidates from its HNSW index, and a similarity for every candidate. */
+  text?: VectorQuery;
+  /** Image query vector, compared with products' image embeddings of its model. */
+  image?: VectorQuery;
+  /** The profile's style vector (text model), compared with products' text embeddings. */
+  style?: number[];
+  lexicalCandidates: number;
+  vectorCandidates: number;
+}
+
+export interface Candidate {
+  productId: number;
+  available: boolean;
+  /** BM25 over the query terms, divided by the sum of their IDF: 0..1 (capped). */
+  lexical: number;
+  /** Cosine similarities (null when that evidence is absent for the product). */
+  textCosine: number | null;
+  imageCosine: number | null;
+  styleCosine: number | null;
+}
+
+function variantFilter(f: CandidateFilters, productRef: SQL): SQL | undefined {
+  const parts: SQL[] = [];
+  if (f.priceMin !== undefined) parts.push(sql`v.price >= ${f.priceMin}`);
+  if (f.priceMax !== undefined) parts.push(sql`v.price <= ${f.priceMax}`);
+  if (f.excludeVariantIds?.length) {
+    parts.push(sql`v.external_id <> ALL(${textArray(f.excludeVariantIds)})`);
+  }
+  if (parts.length === 0) return undefined;
+  return sql`EXISTS (SELECT 1 FROM variants v WHERE v.product_id = ${productRef} AND ${sql.join(parts, sql` AND `)})`;
+}
+
+/**
+ * One statement: BM25 candidates from the postings and nearest neighbours from the HNSW index,
+ * both inside the store and the filters, then every signal computed for their union.
+ */
+export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise<Candidate[]> {
+  const terms = req.terms.map((t) => t.term);
+  const weights = req.terms.map((t) => t.weight);
+  const lexFilter = variantFilter(req, sql.raw('l.product_id'));
+  const vecFilter = variantFilter(req, sql.raw('pe.product_id'));
+  const text = req.text;
+  // Constants inlined: bound numbers would be typed from their first use (integer here).
+  const k1 = sql.raw(String(BM25_K1));
+  const k1p1 = sql.raw(String(BM25_K1 + 1));
+  const b = sql.raw(String(BM25_B));
+
+  const nearest = (name: string, kind: 'text' | 'image', q: VectorQuery | undefined) =>
+    q
+      ? sql`${sql.raw(name)} AS (
+          SELECT pe.product_id
+          FROM product_embeddings pe
+          JOIN products p ON p.id = pe.product_id AND p.store_id = ${req.storeId}
+          WHERE ${indexPredicate(kind, q.modelId)} ${vecFilter ? sql`AND ${vecFilter}` : sql``}
+          ORDER BY ${typedEmbedding(q.dimensions)} <=> ${vectorParam(q.vector, q.dimensions)}
+          LIMIT ${req.vectorCandidates})`
+      : sql`${sql.raw(name)} AS (SELECT NULL::bigint AS product_id WHERE false)`;
+
+  const cosine = (q: VectorQuery | undefined, kind: 'text' | 'image', vector?: number[]) =>
+    q && vector
+      ? sql`(SELECT 1 - (${typedEmbedding(q.dimensions)} <=> ${vectorParam(vector, q.dimensions)})
+             FROM product_embeddings pe
+             WHERE pe.product_id = c.product_id AND ${indexPredicate(kind, q.modelId)})`
+      : sql`NULL::float8`;
+
+  const query = sql`
+    WITH st AS (
+      SELECT doc_count AS n, total_len / GREATEST(doc_count, 1) AS avgdl
+      FROM search_store_stats WHERE store_id = ${req.storeId}),
+    qt AS (
+      SELECT u.term, u.weight,
+             ln(1 + (st.n - coalesce(ts.doc_freq, 0) + 0.5) / (coalesce(ts.doc_freq, 0) + 0.5)) AS idf,
+             ts.doc_freq IS NOT NULL AS known
+      FROM unnest(${textArray(terms)}, ${floatArray(weights)}) AS u(term, weight)
+      CROSS JOIN st
+      LEFT JOIN term_stats ts ON ts.store_id = ${req.storeId} AND ts.term = u.term),
+    norm AS (SELECT GREATEST(sum(idf), 1e-9) AS total FROM qt),
+    lex_all AS (
+      SELECT sp.product_id,
+             sum(qt.weight * qt.idf * sp.tf * ${k1p1}
+                 / (sp.tf + ${k1} * (1 - ${b} + ${b} * sp.doc_len / GREATEST(st.avgdl, 1e-9)))) AS bm25
+      FROM qt
+      JOIN search_postings sp ON sp.store_id = ${req.storeId} AND sp.term = qt.term
+      CROSS JOIN st
+      WHERE qt.known
+      GROUP BY sp.product_id),
+    lex AS (
+      SELECT l.product_id, l.bm25 FROM lex_all l
+      ${lexFilter ? sql`WHERE ${lexFilter}` : sql``}
+      ORDER BY l.bm25 DESC LIMIT ${req.lexicalCandidates}),
+    ${nearest('vec', 'text', text)},
+    ${nearest('img', 'image', req.image)},
+    c AS (SELECT product_id FROM lex UNION SELECT product_id FROM vec
+          UNION SELECT product_id FROM img)
+    SELECT c.product_id::float8 AS product_id,
+           p.available,
+           LEAST(1, coalesce(
+             (SELECT lex.bm25 FROM lex WHERE lex.product_id = c.product_id),
+             (SELECT l.bm25 FROM lex_all l WHERE l.product_id = c.product_id),
+             0) / (SELECT total FROM norm)) AS lexical,
+           ${cosine(text, 'text', text?.vector)} AS text_cosine,
+           ${cosine(req.image, 'image', req.image?.vector)} AS image_cosine,
+           ${cosine(text, 'text', req.style)} AS style_cosine
+    FROM c JOIN products p ON p.id = c.product_id`;
+
+  const rows = await db.transaction(async (tx) => {
+    // Keep scanning the HNSW graph past filtered-out rows, so a store or price filter still
+    // yields `vectorCandidates` neighbours; order is restored by the final ranking.
+    await tx.execute(sql`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${Math.max(40, req.vectorCandidates)}`));
+    return queryRows<{
+      product_id: number;
+      available: boolean;
+      lexical: number;
+      text_cosine: number | null;
+      image_cosine: number | null;
+      style_cosine: number | null;
+    }>(tx as unknown as Db, query);
+  });
+  return rows.map((r) => ({
+    productId: Number(r.product_id),
+    available: r.available,
+    lexical: Number(r.lexical),
+    textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
+    imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
+    styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),
+  }));
+}

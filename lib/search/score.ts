@@ -1,0 +1,53 @@
+import type { Candidate } from './retrieve';
+
+/**
+ * How the evidence about one product becomes one number in [0, 1].
+ *
+ *   lexical  = min(1, BM25(query, product) / sum of the query terms' IDF)
+ *   vector   = max(0, cosine(query text embedding, product text embedding))
+ *   sim_text = LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * vector
+ *   sim(query, product) = sim_text, or (sim_text + max(0, cosine(image, product image))) / 2
+ *                         when the query has an image
+ *   sim(style, product) = max(0, cosine(style embedding, product text embedding))
+ *   score = (query_weight * sim(query, product) + style_weight * sim(style, product))
+ *           / (query_weight + style_weight)      (style terms only when the profile has a style)
+ *
+ * `lexical` is about 1 when the product contains every query term once at average length, and
+ * less in proportion to the IDF mass of the terms it lacks. LEXICAL_WEIGHT was chosen on the
+ * Home Depot dev split (npm run eval): USE lite vectors are weak on brands, sizes and model
+ * numbers, so lexical evidence carries most of the weight and vectors break ties and recall
+ * paraphrases.
+ */
+export const LEXICAL_WEIGHT = 0.8;
+
+export type RankingMode = 'fused' | 'lexical' | 'vector';
+
+export interface Weights {
+  query: number;
+  style: number;
+}
+
+export function querySimilarity(c: Candidate, mode: RankingMode, lexicalWeight = LEXICAL_WEIGHT) {
+  const vector = Math.max(0, c.textCosine ?? 0);
+  let text: number;
+  if (mode === 'lexical') text = c.lexical;
+  else if (mode === 'vector') text = vector;
+  else text = lexicalWeight * c.lexical + (1 - lexicalWeight) * vector;
+  if (c.imageCosine === null) return text;
+  return (text + Math.max(0, c.imageCosine)) / 2;
+}
+
+export function personalizedScore(
+  c: Candidate,
+  mode: RankingMode,
+  weights: Weights,
+  hasStyle: boolean,
+  lexicalWeight = LEXICAL_WEIGHT,
+): number {
+  const q = querySimilarity(c, mode, lexicalWeight);
+  if (!hasStyle) return q;
+  const total = weights.query + weights.style;
+  // Both weights zero says "no preference": fall back to an even blend rather than dividing by 0.
+  const [wq, ws] = total > 0 ? [weights.query / total, weights.style / total] : [0.5, 0.5];
+  return wq * q + ws * Math.max(0, c.styleCosine ?? 0);
+}
