@@ -1,5 +1,6 @@
-import { createRequire } from 'node:module';
+import fs from 'node:fs';
 import path from 'node:path';
+import vm from 'node:vm';
 import * as tf from '@energetic-ai/core';
 import type { io } from '@tensorflow/tfjs-core';
 import type { GraphModel, Tensor } from '@tensorflow/tfjs';
@@ -17,17 +18,32 @@ interface GraphJson {
   weightsManifest: { paths: string[]; weights: io.WeightsManifestEntry[] }[];
 }
 
-/** nsfwjs ships its graph as UMD scripts (JSON topology, base64 weight shards); read them directly. */
+/**
+ * The package's files, found from the working directory like lib/db/migrations: a path the
+ * Next.js server bundle does not rewrite (it would for require.resolve).
+ */
+function packagedModelDir(): string {
+  return path.resolve(process.cwd(), 'node_modules/nsfwjs/dist/models/mobilenet_v2_mid');
+}
+
+/** Evaluates one of nsfwjs's UMD wrappers (`module.exports = <value>`) in an empty context. */
+function umdValue(file: string): unknown {
+  const sandbox = { module: { exports: {} as unknown }, exports: {} };
+  vm.runInNewContext(fs.readFileSync(file, 'utf8'), sandbox, { filename: file });
+  return sandbox.module.exports;
+}
+
+/**
+ * nsfwjs ships its graph as UMD scripts (the model.json topology and base64 weight shards) so
+ * that bundlers can inline it; read them straight into memory instead of through its load().
+ */
 function readPackagedModel(): io.ModelArtifacts {
-  const require = createRequire(import.meta.url);
-  const entry = require.resolve('nsfwjs');
-  const dir = path.join(
-    entry.slice(0, entry.lastIndexOf(`${path.sep}dist${path.sep}`)),
-    'dist/models/mobilenet_v2_mid',
-  );
-  const graph = require(path.join(dir, 'model.min.js')) as GraphJson;
+  const dir = packagedModelDir();
+  const graph = umdValue(path.join(dir, 'model.min.js')) as GraphJson;
   const shards = graph.weightsManifest.flatMap((group) =>
-    group.paths.map((p) => Buffer.from(require(path.join(dir, `${p}.min.js`)) as string, 'base64')),
+    group.paths.map((p) =>
+      Buffer.from(umdValue(path.join(dir, `${p}.min.js`)) as string, 'base64'),
+    ),
   );
   const weights = Buffer.concat(shards);
   return {
