@@ -1,60 +1,65 @@
 import { z } from 'zod';
 
+function isRegex(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Which shop requests a fault hits. Paths match either the full path
  * (`/shops/demo.example/products.json`) or the shop-relative one (`/products.json`).
  */
-export interface FaultMatch {
-  domain?: string;
-  method?: string;
-  pathPrefix?: string;
-  pathRegex?: RegExp | string;
-}
-
-interface FaultBase {
-  match?: FaultMatch;
-  /** How many matching requests the fault hits; 1 when absent. */
-  times?: number;
-}
-
-export type Fault = FaultBase &
-  (
-    | { kind: 'status'; status: number; body?: unknown; retryAfterSeconds?: number }
-    | { kind: 'latency'; delayMs: number }
-    /** Destroys the socket without an answer. */
-    | { kind: 'drop' }
-  );
-
-/** The same faults as JSON, for `POST /_sim/faults`. */
 const matchSchema = z.strictObject({
   domain: z.string().optional(),
   method: z.string().optional(),
   pathPrefix: z.string().optional(),
   pathRegex: z
-    .string()
-    .refine((source) => {
-      try {
-        new RegExp(source);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'is not a valid regular expression')
+    .union([z.instanceof(RegExp), z.string().refine(isRegex, 'is not a valid regular expression')])
     .optional(),
 });
-const base = { match: matchSchema.optional(), times: z.int().min(1).optional() };
+const base = {
+  match: matchSchema.optional(),
+  /** How many matching requests the fault hits; 1 when absent. */
+  times: z.int().min(1).optional(),
+};
 const faultSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     ...base,
     kind: z.literal('status'),
-    status: z.int().min(200).max(599),
+    // Statuses that cannot carry a body (204, 205, 304) are no use as faults.
+    status: z
+      .int()
+      .min(200)
+      .max(599)
+      .refine((s) => ![204, 205, 304].includes(s), 'must be a status that carries a body'),
+    /** JSON, or a string sent as text; Shopify's `{"errors": ...}` for the status when absent. */
     body: z.unknown().optional(),
     retryAfterSeconds: z.number().min(0).optional(),
   }),
   z.strictObject({ ...base, kind: z.literal('latency'), delayMs: z.int().min(0).max(600_000) }),
+  /** Destroys the socket without an answer. */
   z.strictObject({ ...base, kind: z.literal('drop') }),
 ]);
-export const faultListSchema = z.union([faultSchema, z.array(faultSchema)]);
+
+export type Fault = z.input<typeof faultSchema>;
+export type FaultMatch = z.input<typeof matchSchema>;
+
+/** One fault or a list, from code or from `POST /_sim/faults`; throws on anything malformed. */
+export function parseFaults(input: unknown): Fault[] {
+  const parsed = z.array(faultSchema).safeParse(Array.isArray(input) ? input : [input]);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => {
+      const where = (Array.isArray(input) ? i.path : i.path.slice(1)).join('.');
+      return `${where || 'fault'}: ${i.message}`;
+    });
+    throw new Error(`Invalid fault: ${issues.join('; ')}`);
+  }
+  return parsed.data;
+}
 
 interface ArmedFault {
   fault: Fault;

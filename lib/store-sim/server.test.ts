@@ -431,6 +431,7 @@ describe('faults and the request log', () => {
     });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).error).toMatch(/^Invalid fault: status/);
+    expect(() => sim.inject({ kind: 'latency' } as any)).toThrow(/^Invalid fault: delayMs/);
     const armed = await fetch(`${sim.baseUrl}/_sim/faults`, {
       method: 'POST',
       body: JSON.stringify([

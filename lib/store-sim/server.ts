@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSimApp, type RequestRecord, type SimRuntime } from './app';
 import type { ShopifyProductInput } from './catalogue';
-import { FaultQueue, type Fault } from './faults';
+import { FaultQueue, parseFaults, type Fault } from './faults';
 import type { ShopifyOrder } from './orders';
 import { SimShop, type ShopOptions } from './shop';
 
@@ -93,7 +93,7 @@ export async function startStoreSim(options: StoreSimOptions): Promise<StoreSim>
     orders: (domain) => [...shop(domain).orders],
     requests: (domain) => log.filter((r) => !domain || r.domain === domain).map((r) => ({ ...r })),
     inject(fault) {
-      for (const f of Array.isArray(fault) ? fault : [fault]) faults.add(f);
+      for (const f of parseFaults(fault)) faults.add(f);
     },
     reset: runtime.reset,
     async close() {

@@ -3,7 +3,7 @@ import { createOrder, type OrderRefusal, type ShopifyOrder } from './orders';
 
 export interface ImageFile {
   contentType: string;
-  body: Uint8Array | string;
+  body: Uint8Array<ArrayBuffer> | string;
 }
 
 export interface ShopOptions {
