@@ -3,7 +3,7 @@ import { env } from '../config/env';
 import type { Db } from '../db/client';
 import { imageCache } from '../db/schema';
 import { imageEmbedder } from './embedder';
-import { fetchImage } from './fetch';
+import { fetchImage, type FetchImageOptions } from './fetch';
 
 export interface QueryImageEmbedding {
   modelId: string;
@@ -13,7 +13,11 @@ export interface QueryImageEmbedding {
 /** Concurrent requests for the same URL share one fetch and one embedding. */
 const inFlight = new Map<string, Promise<QueryImageEmbedding>>();
 
-async function embedFresh(db: Db, url: string): Promise<QueryImageEmbedding> {
+async function embedFresh(
+  db: Db,
+  url: string,
+  fetchOptions: FetchImageOptions,
+): Promise<QueryImageEmbedding> {
   const embedder = await imageEmbedder();
   const modelId = embedder.modelId;
   const ttlMs = env().IMAGE_CACHE_TTL_HOURS * 3_600_000;
@@ -30,7 +34,7 @@ async function embedFresh(db: Db, url: string): Promise<QueryImageEmbedding> {
     .limit(1);
   if (cached) return { modelId, vector: cached.embedding };
 
-  const image = await fetchImage(url, { field: 'query.image_url' });
+  const image = await fetchImage(url, { field: 'query.image_url', ...fetchOptions });
   // The same picture under another URL (CDN variants, re-uploads) is embedded only once.
   const [same] = await db
     .select({ embedding: imageCache.embedding })
@@ -63,10 +67,15 @@ async function embedFresh(db: Db, url: string): Promise<QueryImageEmbedding> {
  * unchanged content (same sha256) reuses its stored vector instead of being embedded again.
  * Refusals are INVALID_REQUEST ApiErrors naming `query.image_url`.
  */
-export function embedQueryImage(db: Db, url: string): Promise<QueryImageEmbedding> {
+export function embedQueryImage(
+  db: Db,
+  url: string,
+  /** Overrides of the IMAGE_FETCH_* settings (the bench's loopback image server). */
+  fetchOptions: Pick<FetchImageOptions, 'allowHosts' | 'timeoutMs'> = {},
+): Promise<QueryImageEmbedding> {
   let pending = inFlight.get(url);
   if (!pending) {
-    pending = embedFresh(db, url).finally(() => inFlight.delete(url));
+    pending = embedFresh(db, url, fetchOptions).finally(() => inFlight.delete(url));
     inFlight.set(url, pending);
   }
   return pending;
