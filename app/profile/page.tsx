@@ -55,7 +55,7 @@ export default async function ProfilePage() {
             ) : (
               <p className="text-sm text-slate-600">No style yet: search is not personalized.</p>
             )}
-            <StyleForm key={style?.updated_at ?? 'new'} text={style?.text} />
+            <StyleForm key={profile.id} text={style?.text} />
           </section>
           <section aria-labelledby="address-heading" className="card space-y-3">
             <h2 id="address-heading" className="text-lg font-semibold">
@@ -73,10 +73,7 @@ export default async function ProfilePage() {
                 No address yet: checkout links will not be pre-filled and purchases need one.
               </p>
             )}
-            <AddressForm
-              key={profile.shipping?.updated_at ?? profile.shipping?.id ?? 'new'}
-              saved={profile.shipping}
-            />
+            <AddressForm key={profile.id} saved={profile.shipping} />
           </section>
           <section aria-labelledby="orders-heading" className="card space-y-3">
             <h2 id="orders-heading" className="text-lg font-semibold">

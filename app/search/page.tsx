@@ -16,12 +16,15 @@ export default async function SearchPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const params = parseSearchParams(await searchParams);
   const api = apiClientFromEnv();
   const [shopper, stores] = await Promise.all([currentShopper(api), storeChoices()]);
-  const outcome = params.q
-    ? await toResult(() => api.searchProducts(toSearchRequest(params, shopper.profileId)))
-    : undefined;
+  // The search runs in one store: the first registered one until the shopper picks another.
+  const asked = parseSearchParams(await searchParams);
+  const params = { ...asked, store: asked.store ?? stores[0]?.domain };
+  const outcome =
+    params.q && params.store
+      ? await toResult(() => api.searchProducts(toSearchRequest(params, shopper.profileId)))
+      : undefined;
   const query = toQueryString(params);
 
   return (
@@ -38,7 +41,13 @@ export default async function SearchPage({
         <h2 id="results-heading" className="sr-only">
           Results
         </h2>
-        {!outcome && <p>Type what you are looking for and press Search.</p>}
+        {!outcome && (
+          <p>
+            {params.store
+              ? 'Type what you are looking for and press Search.'
+              : 'No store is registered yet, so there is nothing to search. Store staff can register one on the Staff pages.'}
+          </p>
+        )}
         {outcome && !outcome.ok && (
           <Notice tone="error" title="The search failed">
             {describeFailure(outcome.code, outcome.error)}

@@ -1,4 +1,5 @@
 import type { SearchProductsRequest } from '@/lib/api-client';
+import { DEFAULT_SIMILARITY_THRESHOLD } from '@/lib/contract/search';
 
 /** The search as it travels in the URL, so a search can be shared and reloaded. */
 export interface SearchParams {
@@ -13,13 +14,14 @@ export interface SearchParams {
   store?: string;
 }
 
+/** A screenful of cards; the API's own default (2) suits agents more than people. */
 export const DEFAULT_RESULT_COUNT = 12;
 /** Contract defaults, shown on the sliders until the shopper moves one. */
 export const DEFAULTS = {
   queryWeight: 1,
   queryWeightWithStyle: 0.7,
   styleWeight: 0.3,
-  threshold: 0.25,
+  threshold: DEFAULT_SIMILARITY_THRESHOLD,
 };
 
 type Raw = Record<string, string | string[] | undefined>;

@@ -99,24 +99,39 @@ export function SearchForm({
           onChange={(e) => set({ image: e.target.value || undefined })}
         />
       </div>
-      <div>
-        <label htmlFor="search-store" className="block text-sm font-medium">
-          Store
-        </label>
-        <select
-          id="search-store"
-          className="input mt-1"
-          value={p.store ?? ''}
-          onChange={(e) => set({ store: e.target.value || undefined })}
-        >
-          <option value="">All stores</option>
-          {stores.map((s) => (
-            <option key={s.domain} value={s.domain}>
-              {s.name} ({s.domain})
-            </option>
-          ))}
-        </select>
-      </div>
+      {stores.length > 0 ? (
+        <div>
+          <label htmlFor="search-store" className="block text-sm font-medium">
+            Store
+          </label>
+          <select
+            id="search-store"
+            className="input mt-1"
+            value={p.store ?? ''}
+            onChange={(e) => set({ store: e.target.value })}
+          >
+            {stores.map((s) => (
+              <option key={s.domain} value={s.domain}>
+                {s.name} ({s.domain})
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        <div>
+          <label htmlFor="search-store" className="block text-sm font-medium">
+            Store domain
+          </label>
+          <input
+            id="search-store"
+            required
+            className="input mt-1"
+            placeholder="shop.example.com"
+            value={p.store ?? ''}
+            onChange={(e) => set({ store: e.target.value || undefined })}
+          />
+        </div>
+      )}
       <Slider
         id="query-weight"
         label="Query weight"

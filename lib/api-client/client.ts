@@ -8,14 +8,19 @@ import type {
 } from '../contract/styles';
 import { request, type Transport } from './request';
 import type {
+  AddStoreRequest,
   BuyRequest,
   BuyResponse,
-  OrderRecord,
+  GetOrderResponse,
+  ListOrdersResponse,
   SearchProductsRequest,
   SearchProductsResponse,
   ShippingAddressInput,
-  StoreSummary,
-  SyncErrorRecord,
+  StoreListResponse,
+  StoreOrdersResponse,
+  StoreResponse,
+  StoreVerificationResponse,
+  SyncErrorsResponse,
 } from './types';
 
 export interface ClientOptions {
@@ -64,9 +69,9 @@ export function createApiClient(opts: ClientOptions & { apiKey: string }) {
         body,
         headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : undefined,
       }),
-    getOrder: (id: string) => request<{ order: OrderRecord }>(t, 'GET', `/orders/${enc(id)}`),
+    getOrder: (id: string) => request<GetOrderResponse>(t, 'GET', `/orders/${enc(id)}`),
     listOrders: (userId: string) =>
-      request<{ orders: OrderRecord[] }>(t, 'GET', '/orders', { query: { user_id: userId } }),
+      request<ListOrdersResponse>(t, 'GET', '/orders', { query: { user_id: userId } }),
   };
 }
 
@@ -75,25 +80,23 @@ export function createOperatorClient(opts: ClientOptions & { operatorToken: stri
   const t: Transport = { ...opts, authorization: `Bearer ${opts.operatorToken}` };
   const store = (id: string) => `/admin/stores/${enc(id)}`;
   return {
-    listStores: () => request<{ stores: StoreSummary[] }>(t, 'GET', '/admin/stores'),
-    createStore: (body: { domain: string; name?: string; base_url?: string }) =>
-      request<{ store: StoreSummary }>(t, 'POST', '/admin/stores', { body }),
-    getStore: (id: string) => request<{ store: StoreSummary }>(t, 'GET', store(id)),
+    listStores: () => request<StoreListResponse>(t, 'GET', '/admin/stores'),
+    createStore: (body: AddStoreRequest) =>
+      request<StoreResponse>(t, 'POST', '/admin/stores', { body }),
+    getStore: (id: string) => request<StoreResponse>(t, 'GET', store(id)),
     syncStore: (id: string, baseUrl?: string) =>
-      request<{ store: StoreSummary }>(t, 'POST', `${store(id)}/sync`, {
+      request<StoreResponse>(t, 'POST', `${store(id)}/sync`, {
         body: baseUrl ? { base_url: baseUrl } : {},
       }),
-    syncErrors: (id: string) =>
-      request<{ errors: SyncErrorRecord[] }>(t, 'GET', `${store(id)}/sync-errors`),
+    syncErrors: (id: string) => request<SyncErrorsResponse>(t, 'GET', `${store(id)}/sync-errors`),
     setPolicy: (id: string, policy: 'open' | 'allow', developerIds?: string[]) =>
-      request<{ store: StoreSummary }>(t, 'PUT', `${store(id)}/policy`, {
+      request<StoreResponse>(t, 'PUT', `${store(id)}/policy`, {
         body: { policy, ...(developerIds ? { developer_ids: developerIds } : {}) },
       }),
     setToken: (id: string, token: string) =>
-      request<{ store: StoreSummary }>(t, 'PUT', `${store(id)}/token`, { body: { token } }),
-    verify: (id: string) => request<{ store: StoreSummary }>(t, 'POST', `${store(id)}/verify`),
-    storeOrders: (id: string) =>
-      request<{ orders: OrderRecord[] }>(t, 'GET', `${store(id)}/orders`),
+      request<StoreVerificationResponse>(t, 'PUT', `${store(id)}/token`, { body: { token } }),
+    verify: (id: string) => request<StoreVerificationResponse>(t, 'POST', `${store(id)}/verify`),
+    storeOrders: (id: string) => request<StoreOrdersResponse>(t, 'GET', `${store(id)}/orders`),
   };
 }
 

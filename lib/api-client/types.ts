@@ -1,133 +1,45 @@
-import type { ProfileRecord } from '../contract/profiles';
-import type { ShippingAddressInput, ShippingRecord } from '../contract/shipping';
-import type { StyleRecord } from '../contract/styles';
+import type { z } from 'zod';
+import type {
+  addStoreRequest,
+  storeListResponse,
+  storeSummary,
+  syncErrorsResponse,
+} from '../contract/admin-stores';
+import type {
+  buyRequest,
+  buyResponse,
+  getOrderResponse,
+  listOrdersResponse,
+  storeOrdersResponse,
+  storeVerificationResponse,
+} from '../contract/orders';
+import type { searchProductsRequest, searchProductsResponse } from '../contract/search';
 
-export type { ProfileRecord, ShippingAddressInput, ShippingRecord, StyleRecord };
+export type { ProfileRecord } from '../contract/profiles';
+export type { ShippingAddressInput, ShippingRecord } from '../contract/shipping';
+export type { StyleRecord } from '../contract/styles';
+export type { OrderRecord } from '../contract/orders';
+export type { SearchProduct } from '../contract/search';
 
-/**
- * Shapes of the operations whose zod schemas live with the search, purchase and store
- * engineers' code; written from ../shared/API-CONTRACT.md and the operator API's description.
- */
-export interface SearchProductsRequest {
-  query: { text: string; image_url?: string };
-  profile_id?: string;
-  store_id?: string;
-  store_domain?: string;
-  query_weight?: number;
-  style_weight?: number;
-  similarity_threshold?: number;
-  max_result_count?: number;
-  exclude_variant_ids?: string[];
-  price_min?: number;
-  price_max?: number;
-}
+/** Requests as a caller writes them (the schemas' input side: defaults may be left out). */
+export type SearchProductsRequest = z.input<typeof searchProductsRequest>;
+export type BuyRequest = z.input<typeof buyRequest>;
+export type AddStoreRequest = z.input<typeof addStoreRequest>;
 
-export interface SearchVariant {
-  /** A JSON number in the response shape; string ids are accepted too. */
-  id: string | number;
-  title: string;
-  option1: string | null;
-  option2: string | null;
-  option3: string | null;
-  /** A decimal string in the response shape. */
-  price: string | number;
-  available: boolean;
-  checkout_url: string;
-  checkout_url_with_shipping?: string;
-}
-
-export interface SearchProduct {
-  id: string;
-  title: string;
-  handle: string;
-  description: string;
-  product_type: string;
-  images: string[];
-  options: Array<{ name: string; values: string[] }>;
-  variants: SearchVariant[];
-  store_id: string;
-  store_name: string;
-  store_domain: string;
-}
-
-export interface SearchProductsResponse {
-  results: SearchProduct[];
-  product_ids: string[];
-  code: 'SEARCH_SUCCESS' | 'NO_RESULTS_FOUND';
-}
-
-export interface BuyRequest {
-  items: Array<{ variant_id: string; quantity: number }>;
-  user_id: string;
-  store_id: string;
-}
-
-export interface BuyResponse {
-  message: string;
-  code: 'ORDER_CREATED';
-  /** Extension beyond the contract: the id GET /orders/{id} answers to. */
-  order_id?: string;
-}
-
-export interface OrderRecord {
-  id: string;
-  user_id: string;
-  store_id: string;
-  status: 'pending' | 'created' | 'failed';
-  platform_order_id: string | null;
-  error_code: string | null;
-  error: string | null;
-  lines: Array<{
-    variant_id: string;
-    product_id: string;
-    title: string;
-    variant_title: string;
-    quantity: number;
-    price: string;
-  }>;
-  total_price: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export type SyncState = 'never' | 'running' | 'succeeded' | 'failed';
-
-export interface SyncProgress {
-  pages: number;
-  seen: number;
-  added: number;
-  changed: number;
-  unchanged: number;
-  removed: number;
-  failed: number;
-  embedded: number;
-}
-
-export interface StoreSummary {
-  id: string;
-  domain: string;
-  name: string;
-  platform: string;
-  base_url: string | null;
-  access_policy: 'open' | 'allow';
-  allowed_developer_ids: string[];
-  verified: boolean;
-  verification_reason: string | null;
-  verified_at: string | null;
-  has_admin_token: boolean;
-  product_count: number;
-  sync: {
-    state: SyncState;
-    started_at: string | null;
-    finished_at: string | null;
-    progress: Partial<SyncProgress> | null;
-    last_error: string | null;
-  };
-  created_at: string;
-}
-
-export interface SyncErrorRecord {
-  external_id?: string | null;
-  message: string;
-  created_at: string;
+export type SearchProductsResponse = z.output<typeof searchProductsResponse>;
+export type SearchVariant = SearchProductsResponse['results'][number]['variants'][number];
+export type BuyResponse = z.output<typeof buyResponse>;
+export type GetOrderResponse = z.output<typeof getOrderResponse>;
+export type ListOrdersResponse = z.output<typeof listOrdersResponse>;
+export type StoreOrdersResponse = z.output<typeof storeOrdersResponse>;
+export type StoreVerificationResponse = z.output<typeof storeVerificationResponse>;
+export type StoreListResponse = z.output<typeof storeListResponse>;
+export type SyncErrorsResponse = z.output<typeof syncErrorsResponse>;
+export type StoreSummary = z.output<typeof storeSummary>;
+export type SyncState = StoreSummary['sync']['state'];
+export type SyncProgress = NonNullable<StoreSummary['sync']['progress']>;
+/** Operator answers about one store: `{code, store}`. */
+export interface StoreResponse {
+  code: string;
+  store: StoreSummary;
 }

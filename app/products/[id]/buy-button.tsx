@@ -7,6 +7,8 @@ import { buyAction } from './actions';
 
 type Phase = 'idle' | 'confirming' | 'buying' | 'done';
 
+const RETRY_SAME_PURCHASE = new Set(['API_TIMEOUT', 'API_UNREACHABLE', 'INTERNAL_ERROR']);
+
 export function BuyButton({
   storeId,
   variantId,
@@ -23,8 +25,12 @@ export function BuyButton({
   // One key per confirmed purchase: a double click or a retry replays, never re-orders.
   const key = useRef<string | undefined>(undefined);
 
+  const inFlight = useRef(false);
+
   async function confirm() {
-    if (phase === 'buying') return;
+    // A second click lands before React re-renders the disabled button: refuse it here.
+    if (inFlight.current) return;
+    inFlight.current = true;
     setPhase('buying');
     key.current ??= crypto.randomUUID();
     const result = await buyAction(storeId, variantId, key.current);
@@ -41,9 +47,12 @@ export function BuyButton({
         ok: false,
         words: `${describeFailure(result.code, result.error)} (${result.code})`,
       });
-      key.current = undefined;
+      // After a refusal a new attempt is a new purchase; after a lost answer it is a retry of
+      // the same one, and the same key makes sure it cannot order twice.
+      if (!RETRY_SAME_PURCHASE.has(result.code)) key.current = undefined;
       setPhase('idle');
     }
+    inFlight.current = false;
   }
 
   return (
