@@ -73,7 +73,7 @@ export async function attachToken(
   token: string,
 ): Promise<VerificationOutcome> {
   const clean = token.trim();
-  if (!clean) throw new ApiError('BAD_REQUEST_ERROR', 'The token is empty');
+  if (!clean) throw new ApiError('INVALID_REQUEST', 'The token is empty');
   const existing = await findStoreById(db, storeId);
   if (!existing) throw new ApiError('STORE_NOT_FOUND', `No store with id ${storeId}`);
   const [stored] = await db
