@@ -66,7 +66,7 @@ function firstRequestBudgetMs(): number {
 const WAIT_CAP_MS = 20_000;
 
 /** A pending order whose request has shown no sign of life for longer than any request takes. */
-export function isAbandoned(row: OrderRow): boolean {
+function isAbandoned(row: OrderRow): boolean {
   return row.status === 'pending' && Date.now() - row.updatedAt.getTime() > firstRequestBudgetMs();
 }
 
