@@ -137,23 +137,28 @@ function storefrontImage(image: Json, shopUrl: string): StorefrontProduct['image
   return { ...pick(image, IMAGE_FIELDS), src: imageSrc(image.src, shopUrl) };
 }
 
+/** The public variant's `featured_image`: Admin variants name their image by `image_id`. */
+function featuredImage(variant: Json, images: StorefrontProduct['images'], shopUrl: string) {
+  if (variant.featured_image && typeof variant.featured_image === 'object') {
+    return storefrontImage(variant.featured_image as Json, shopUrl);
+  }
+  if ('featured_image' in variant || !('image_id' in variant)) return variant.featured_image;
+  return images.find((i) => i.id === variant.image_id) ?? null;
+}
+
 function storefrontVariant(
   variant: Json,
   images: StorefrontProduct['images'],
   shopUrl: string,
 ): StorefrontVariant {
-  const out = pick(variant, VARIANT_FIELDS);
-  if (!('featured_image' in variant) && 'image_id' in variant) {
-    out.featured_image = images.find((i) => i.id === variant.image_id) ?? null;
-  } else if (variant.featured_image && typeof variant.featured_image === 'object') {
-    out.featured_image = storefrontImage(variant.featured_image as Json, shopUrl);
-  }
-  return {
-    ...out,
+  const publicVariant = {
+    ...variant,
     id: Number(variant.id),
     price: String(variant.price ?? '0.00'),
     available: variantAvailable(variant),
+    featured_image: featuredImage(variant, images, shopUrl),
   };
+  return pick(publicVariant, VARIANT_FIELDS) as StorefrontVariant;
 }
 
 /** One product as `/products.json` shows it, or undefined when the storefront hides it. */
