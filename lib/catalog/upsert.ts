@@ -1,4 +1,13 @@
-import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  getTableColumns,
+  inArray,
+  notInArray,
+  sql,
+  type SQL,
+  type Table,
+} from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { products, variants } from '../db/schema';
 import type { NormalizedProduct } from './normalize';
@@ -9,6 +18,15 @@ export interface UpsertResult {
   unchanged: number;
   /** Rows written (added or changed): what needs indexing. */
   writtenIds: number[];
+}
+
+/** ON CONFLICT DO UPDATE: the listed columns take the values of the row that was refused. */
+function takeNewValues<T extends Table>(
+  table: T,
+  keys: Array<keyof T['_']['columns'] & string>,
+): Record<string, SQL> {
+  const columns = getTableColumns(table);
+  return Object.fromEntries(keys.map((key) => [key, sql.raw(`excluded."${columns[key]!.name}"`)]));
 }
 
 /** Postgres allows 65,535 bound parameters per statement; variant rows have 10 each. */
@@ -77,23 +95,23 @@ export async function upsertProducts(
       )
       .onConflictDoUpdate({
         target: [products.storeId, products.externalId],
-        set: {
-          handle: sql`excluded.handle`,
-          title: sql`excluded.title`,
-          bodyHtml: sql`excluded.body_html`,
-          description: sql`excluded.description`,
-          vendor: sql`excluded.vendor`,
-          productType: sql`excluded.product_type`,
-          tags: sql`excluded.tags`,
-          options: sql`excluded.options`,
-          images: sql`excluded.images`,
-          raw: sql`excluded.raw`,
-          contentHash: sql`excluded.content_hash`,
-          priceMin: sql`excluded.price_min`,
-          priceMax: sql`excluded.price_max`,
-          available: sql`excluded.available`,
-          updatedAt: sql`excluded.updated_at`,
-        },
+        set: takeNewValues(products, [
+          'handle',
+          'title',
+          'bodyHtml',
+          'description',
+          'vendor',
+          'productType',
+          'tags',
+          'options',
+          'images',
+          'raw',
+          'contentHash',
+          'priceMin',
+          'priceMax',
+          'available',
+          'updatedAt',
+        ]),
       })
       .returning({ id: products.id, externalId: products.externalId });
     const idOf = new Map(written.map((r) => [r.externalId, r.id]));
@@ -115,17 +133,17 @@ export async function upsertProducts(
         .values(variantRows.slice(i, i + VARIANT_ROWS_PER_STATEMENT))
         .onConflictDoUpdate({
           target: [variants.storeId, variants.externalId],
-          set: {
-            productId: sql`excluded.product_id`,
-            title: sql`excluded.title`,
-            option1: sql`excluded.option1`,
-            option2: sql`excluded.option2`,
-            option3: sql`excluded.option3`,
-            sku: sql`excluded.sku`,
-            price: sql`excluded.price`,
-            available: sql`excluded.available`,
-            position: sql`excluded.position`,
-          },
+          set: takeNewValues(variants, [
+            'productId',
+            'title',
+            'option1',
+            'option2',
+            'option3',
+            'sku',
+            'price',
+            'available',
+            'position',
+          ]),
         });
     }
     // Variants the store no longer lists for these products.
