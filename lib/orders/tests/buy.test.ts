@@ -330,6 +330,8 @@ describe('POST /buy success', () => {
     expect([hidden.status, hidden.body.code]).toEqual([404, 'ORDER_NOT_FOUND']);
     const none = await t.call('GET', `/orders?user_id=${userId}`, { key: stranger.key });
     expect(none.body.orders).toEqual([]);
+    const badLimit = await t.call('GET', '/orders?limit=0', { key: dev.key });
+    expect([badLimit.status, badLimit.body.code]).toEqual([400, 'BAD_REQUEST_ERROR']);
   });
 });
 
@@ -505,6 +507,29 @@ describe('store tokens', () => {
     const shown = await admin('GET', `/admin/stores/${acme}`);
     expect(JSON.stringify(shown.body)).not.toContain(ACME_TOKEN);
     expect(shown.body.store).toMatchObject({ has_admin_token: true, verified: true });
+  });
+
+  it('says what is wrong when STORE_TOKEN_KEY is missing or not the one the token was sealed with', async () => {
+    const key = process.env.STORE_TOKEN_KEY;
+    try {
+      process.env.STORE_TOKEN_KEY = '';
+      resetEnvCache();
+      const attach = await admin('PUT', `/admin/stores/${acme}/token`, { token: ACME_TOKEN });
+      expect([attach.status, attach.body.code]).toEqual([500, 'INTERNAL_ERROR']);
+      expect(attach.body.error).toMatch(/STORE_TOKEN_KEY is not set/);
+      process.env.STORE_TOKEN_KEY = randomBytes(32).toString('hex');
+      resetEnvCache();
+      const check = await admin('POST', `/admin/stores/${acme}/verify`);
+      expect(check.body.error).toMatch(/cannot be decrypted with the current STORE_TOKEN_KEY/);
+      const bought = await buy(shirt());
+      expect([bought.status, bought.body.code]).toEqual([500, 'INTERNAL_ERROR']);
+      expect(bought.body.error).toMatch(/cannot use the credentials/);
+      expect(orderPosts()).toBe(0);
+    } finally {
+      process.env.STORE_TOKEN_KEY = key;
+      resetEnvCache();
+    }
+    expect((await buy(shirt())).status).toBe(201);
   });
 
   it('marks a store unverified when its token stops working, and verified again after rotation', async () => {
