@@ -39,6 +39,8 @@ const INVALID_TOKEN = {
 const THROTTLED =
   'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.';
 const SHOP_PATH = /^\/shops\/([^/]+)(\/.*)?$/;
+/** A long-running simulator keeps the latest requests only. */
+const LOG_LIMIT = 10_000;
 const ADMIN = '/shops/:domain/admin/api/:version{[0-9]{4}-[0-9]{2}|unstable}';
 
 function statusFault(c: Context<Env>, fault: Extract<Fault, { kind: 'status' }>): Response {
@@ -83,6 +85,7 @@ function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
       time: new Date().toISOString(),
     };
     sim.log.push(record);
+    if (sim.log.length > LOG_LIMIT) sim.log.splice(0, sim.log.length - LOG_LIMIT);
     const fault = sim.faults.take({
       method: c.req.method,
       domain,

@@ -46,7 +46,7 @@ export async function startStoreSim(options: StoreSimOptions): Promise<StoreSim>
   if (repeated) throw new Error(`Shop ${repeated} given twice`);
   const shops = new Map<string, SimShop>();
   const faults = new FaultQueue();
-  let log: RequestRecord[] = [];
+  const log: RequestRecord[] = [];
   let lastId = FIRST_ID - 1;
   const nextId = () => ++lastId;
 
@@ -54,13 +54,11 @@ export async function startStoreSim(options: StoreSimOptions): Promise<StoreSim>
     shop: (domain) => shops.get(domain),
     shops: () => [...shops.values()],
     faults,
-    get log() {
-      return log;
-    },
+    log,
     reset() {
       for (const shop of shops.values()) shop.reset();
       faults.clear();
-      log = [];
+      log.length = 0;
     },
   };
   const app = createSimApp(runtime);
