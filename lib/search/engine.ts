@@ -2,7 +2,12 @@ import type { Db } from '../db/client';
 import { textEmbedder } from '../embeddings';
 import { embedTextsCached } from './cached-embeddings';
 import { resolveQueryTerms } from './query-terms';
-import { retrieveCandidates, type CandidateFilters, type VectorQuery } from './retrieve';
+import {
+  retrieveCandidates,
+  type Candidate,
+  type CandidateFilters,
+  type VectorQuery,
+} from './retrieve';
 import { LEXICAL_WEIGHT, personalizedScore, type RankingMode, type Weights } from './score';
 
 export interface RankRequest extends CandidateFilters {
@@ -32,11 +37,8 @@ function candidateCounts(limit: number) {
   return { lexical: Math.max(100, limit * 3), vector: Math.max(50, limit * 2) };
 }
 
-/**
- * Ranks a store's products for a query: retrieval (BM25 postings + HNSW), the score of
- * score.ts, the similarity threshold, then available products ahead of unavailable ones.
- */
-export async function rankProducts(db: Db, req: RankRequest): Promise<RankedProduct[]> {
+/** Retrieval for a query: terms, query vector (cached), then the candidates with every signal. */
+export async function gatherCandidates(db: Db, req: RankRequest): Promise<Candidate[]> {
   const mode = req.mode ?? 'fused';
   const provider = textEmbedder();
   const needsText = mode !== 'lexical' || req.style !== undefined;
@@ -47,7 +49,7 @@ export async function rankProducts(db: Db, req: RankRequest): Promise<RankedProd
       : Promise.resolve(undefined),
   ]);
   const counts = candidateCounts(req.limit);
-  const candidates = await retrieveCandidates(db, {
+  return retrieveCandidates(db, {
     storeId: req.storeId,
     terms,
     text:
@@ -62,24 +64,35 @@ export async function rankProducts(db: Db, req: RankRequest): Promise<RankedProd
     lexicalCandidates: mode === 'vector' ? 0 : counts.lexical,
     vectorCandidates: mode === 'lexical' ? 0 : counts.vector,
   });
-  const weights = req.weights ?? { query: 1, style: 0 };
-  const threshold = req.threshold ?? 0;
+}
+
+export type RankOptions = Pick<
+  RankRequest,
+  'mode' | 'weights' | 'threshold' | 'limit' | 'lexicalWeight'
+> & { hasStyle: boolean };
+
+/** The score of score.ts, the threshold, then available products ahead of unavailable ones. */
+export function rankCandidates(candidates: Candidate[], opts: RankOptions): RankedProduct[] {
+  const mode = opts.mode ?? 'fused';
+  const weights = opts.weights ?? { query: 1, style: 0 };
+  const threshold = opts.threshold ?? 0;
+  const lexicalWeight = opts.lexicalWeight ?? LEXICAL_WEIGHT;
   return candidates
     .map((c) => ({
       productId: c.productId,
       available: c.available,
-      score: personalizedScore(
-        c,
-        mode,
-        weights,
-        req.style !== undefined,
-        req.lexicalWeight ?? LEXICAL_WEIGHT,
-      ),
+      score: personalizedScore(c, mode, weights, opts.hasStyle, lexicalWeight),
     }))
     .filter((r) => r.score >= threshold && r.score > 0)
     .sort(
       (a, b) =>
         Number(b.available) - Number(a.available) || b.score - a.score || a.productId - b.productId,
     )
-    .slice(0, req.limit);
+    .slice(0, opts.limit);
+}
+
+/** Ranks a store's products for a query: retrieval (BM25 postings + HNSW), then the ranking. */
+export async function rankProducts(db: Db, req: RankRequest): Promise<RankedProduct[]> {
+  const candidates = await gatherCandidates(db, req);
+  return rankCandidates(candidates, { ...req, hasStyle: req.style !== undefined });
 }
