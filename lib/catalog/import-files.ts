@@ -2,8 +2,7 @@ import fs from 'node:fs/promises';
 import type { Db } from '../db/client';
 import { ingestPages, type ProgressListener } from './ingest';
 import { PAGE_SIZE } from './products-feed';
-import { claimStore } from './store-job';
-import { runClaimedJob, type JobOutcome } from './sync';
+import { claimStore, runClaimedJob, type JobOutcome } from './store-job';
 
 export interface ProductsFile {
   records: unknown[];

@@ -2,6 +2,7 @@ import { and, eq, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { stores, syncErrors } from '../db/schema';
 import { ApiError } from '../errors';
+import { logger } from '../log/logger';
 import { findStoreById } from '../stores/access';
 import type { SyncProgress } from '../stores/registry';
 
@@ -115,4 +116,33 @@ export async function listSyncErrors(db: Db, storeId: string, limit = 1000) {
     message: r.message,
     created_at: r.createdAt.toISOString(),
   }));
+}
+
+export interface JobOutcome {
+  state: 'succeeded' | 'failed';
+  progress: SyncProgress;
+  error: string | null;
+}
+
+/**
+ * Runs a claimed job to its end state. Whatever goes wrong is recorded on the store
+ * (sync_state failed, last_error) and returned, never thrown: a background sync has no caller
+ * left to catch it.
+ */
+export async function runClaimedJob(
+  db: Db,
+  storeId: string,
+  work: (latest: (p: SyncProgress) => void) => Promise<SyncProgress>,
+): Promise<JobOutcome> {
+  let progress = emptyProgress();
+  try {
+    progress = await work((p) => (progress = { ...p }));
+    await finishStore(db, storeId, progress, null);
+    return { state: 'succeeded', progress, error: null };
+  } catch (err) {
+    const error = (err as Error)?.message ?? String(err);
+    logger().warn({ storeId, err_msg: error.slice(0, 300) }, 'catalogue job failed');
+    await finishStore(db, storeId, progress, error).catch(() => undefined);
+    return { state: 'failed', progress, error };
+  }
 }

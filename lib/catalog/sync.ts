@@ -1,49 +1,14 @@
 import type { Db } from '../db/client';
-import { logger } from '../log/logger';
-import {
-  normalizeBaseUrl,
-  requireStore,
-  setStoreBaseUrl,
-  type SyncProgress,
-} from '../stores/registry';
+import { normalizeBaseUrl, requireStore, setStoreBaseUrl } from '../stores/registry';
 import { ingestPages, type ProgressListener } from './ingest';
 import { fetchProductPages, type FeedOptions } from './products-feed';
-import { claimStore, emptyProgress, finishStore } from './store-job';
-
-export interface JobOutcome {
-  state: 'succeeded' | 'failed';
-  progress: SyncProgress;
-  error: string | null;
-}
+import { claimStore, runClaimedJob, type JobOutcome } from './store-job';
 
 export interface SyncOptions {
   /** Saved as the store's base_url first; null resets it to https://{domain}. */
   baseUrl?: string | null;
   onProgress?: ProgressListener;
   feed?: FeedOptions;
-}
-
-/**
- * Runs a claimed job to its end state. Whatever goes wrong is recorded on the store
- * (sync_state failed, last_error) and returned, never thrown: a background sync has no caller
- * left to catch it.
- */
-export async function runClaimedJob(
-  db: Db,
-  storeId: string,
-  work: (latest: (p: SyncProgress) => void) => Promise<SyncProgress>,
-): Promise<JobOutcome> {
-  let progress = emptyProgress();
-  try {
-    progress = await work((p) => (progress = { ...p }));
-    await finishStore(db, storeId, progress, null);
-    return { state: 'succeeded', progress, error: null };
-  } catch (err) {
-    const error = (err as Error)?.message ?? String(err);
-    logger().warn({ storeId, err_msg: error.slice(0, 300) }, 'catalogue job failed');
-    await finishStore(db, storeId, progress, error).catch(() => undefined);
-    return { state: 'failed', progress, error };
-  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readProductsFile } from '../catalog/import-files';
-import { startSync, type JobOutcome } from '../catalog/sync';
+import type { JobOutcome } from '../catalog/store-job';
+import { startSync } from '../catalog/sync';
 import type { Db } from '../db/client';
 import { ApiError } from '../errors';
 import { logger } from '../log/logger';

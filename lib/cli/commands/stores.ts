@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { importFiles } from '../../catalog/import-files';
 import { catalogueBar, indexBar } from '../../catalog/progress-bar';
-import { listSyncErrors } from '../../catalog/store-job';
-import { startSync, type JobOutcome } from '../../catalog/sync';
+import { listSyncErrors, type JobOutcome } from '../../catalog/store-job';
+import { startSync } from '../../catalog/sync';
 import { textEmbedder } from '../../embeddings';
 import { reindexAll } from '../../search/indexer';
 import {

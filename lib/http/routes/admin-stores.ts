@@ -33,6 +33,8 @@ interface AdminSpec<B extends z.ZodType | undefined> {
   summary: string;
   description?: string;
   body?: B;
+  /** No body at all reads as `{}` (every field of the body schema is optional). */
+  bodyOptional?: boolean;
   success: { status: number; schema: z.ZodType; description: string };
   failures: Array<{ status: number; codes: string[]; description: string }>;
   handler: (ctx: {
@@ -58,10 +60,18 @@ const INVALID = { status: 400, codes: ['INVALID_REQUEST'], description: 'Invalid
 const NOT_FOUND = { status: 404, codes: ['STORE_NOT_FOUND'], description: 'No such store' };
 const storeIdParams = z.object({ id: z.string() });
 
-async function parseBody(c: Context, schema: z.ZodType): Promise<unknown> {
-  let raw: unknown;
+function hasNoBody(c: Context): boolean {
+  return (
+    !c.req.header('content-type') &&
+    !c.req.header('transfer-encoding') &&
+    !(Number(c.req.header('content-length')) > 0)
+  );
+}
+
+async function parseBody(c: Context, schema: z.ZodType, optional: boolean): Promise<unknown> {
+  let raw: unknown = {};
   try {
-    raw = await readJsonBody(c);
+    if (!(optional && hasNoBody(c))) raw = await readJsonBody(c);
   } catch (err) {
     if (err instanceof BodyError) throw new ApiError('INVALID_REQUEST', err.message);
     throw err;
@@ -109,7 +119,12 @@ export function defineAdminOperation<B extends z.ZodType | undefined>(
     request: {
       ...(hasId ? { params: storeIdParams } : {}),
       ...(spec.body
-        ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } }
+        ? {
+            body: {
+              required: !spec.bodyOptional,
+              content: { 'application/json': { schema: spec.body } },
+            },
+          }
         : {}),
     },
     responses,
@@ -118,7 +133,9 @@ export function defineAdminOperation<B extends z.ZodType | undefined>(
   app.on(spec.method.toUpperCase(), spec.path.replace('{id}', ':id'), async (c: Context) => {
     try {
       requireOperator(c.req.header('authorization'));
-      const body = spec.body ? await parseBody(c, spec.body) : undefined;
+      const body = spec.body
+        ? await parseBody(c, spec.body, Boolean(spec.bodyOptional))
+        : undefined;
       const { db } = await getDatabase();
       const result = await spec.handler({
         db,
@@ -219,6 +236,7 @@ export function adminStoreRoutes(api: Api): void {
     description:
       'Runs in the background of the server; poll GET /admin/stores/{id} for `sync.state` and `sync.progress`. One sync per store at a time.',
     body: syncStoreRequest,
+    bodyOptional: true,
     success: {
       status: 202,
       schema: storeResponse('SYNC_STARTED').meta({ id: 'SyncStartedResponse' }),
