@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
+import { NavLink } from '@/components/nav-link';
 import './globals.css';
 import { Providers } from './providers';
 
@@ -34,9 +35,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <ul className="flex gap-4">
               {NAV.map((item) => (
                 <li key={item.href}>
-                  <Link href={item.href} className="underline-offset-4 hover:underline">
-                    {item.label}
-                  </Link>
+                  <NavLink href={item.href}>{item.label}</NavLink>
                 </li>
               ))}
             </ul>

@@ -9,7 +9,7 @@ const WORDS: Record<string, string> = {
   PROFILE_NOT_FOUND:
     'The current profile no longer exists. Choose or create another on the Profile page.',
   BAD_REQUEST_ERROR: 'The store refused the request',
-  INVALID_REQUEST: 'The search could not run with those settings',
+  INVALID_REQUEST: 'Some values were not accepted',
   NO_RESULTS_FOUND: 'No products matched.',
   FORBIDDEN_FEATURE: 'Image search needs a Pro plan.',
   RATE_LIMITED: 'Too many requests just now. Wait a moment and try again.',

@@ -169,3 +169,30 @@ test('open a product, follow its checkout link, and buy a variant', async () => 
   await expect(row).toContainText('Stonewashed linen duvet cover');
   await snap(page, 'profile-orders');
 });
+
+test('a purchase the API refuses is explained in plain words and orders nothing', async () => {
+  await page.goBack();
+  const productUrl = page.url();
+  expect(productUrl).toContain('/products/');
+  await page.getByRole('link', { name: 'Profile' }).click();
+  // A fresh profile has no shipping address: its links are not pre-filled and /buy refuses it.
+  await page.getByRole('button', { name: 'Create a new profile' }).click();
+  await expect(page.getByText('No address yet')).toBeVisible();
+  await page.goto(productUrl);
+  const queen = page.getByTestId('variant').filter({ hasText: 'Queen' });
+  await expect(queen.getByTestId('checkout-link')).toHaveText('Checkout');
+  expect(await queen.getByTestId('checkout-link').getAttribute('href')).toBe(
+    `https://${E2E_SHOP.domain}/cart/7000000011:1`,
+  );
+  await queen.getByRole('button', { name: 'Buy' }).click();
+  await queen.getByRole('button', { name: 'Confirm purchase' }).click();
+  const refusal = queen.getByRole('alert');
+  await expect(refusal).toContainText('The store refused the request');
+  await expect(refusal).toContainText('(BAD_REQUEST_ERROR)');
+  await expect(queen.getByRole('button', { name: 'Buy' })).toBeEnabled();
+  await snap(page, 'product-refused');
+  const atShop = await (
+    await page.request.get(`${SIM_ORIGIN}/_sim/shops/${E2E_SHOP.domain}/orders`)
+  ).json();
+  expect(atShop.orders).toHaveLength(1);
+});

@@ -78,7 +78,7 @@ test('staff sign in, register a store, sync it with visible progress and verify 
   await page.getByLabel('Only the developers listed below').check();
   await page.getByLabel('Developer ids, one a line').fill('dev_someone_else');
   await page.getByRole('button', { name: 'Save policy' }).click();
-  await expect(page.getByText('Open to 1 listed developer(s).')).toBeVisible();
+  await expect(page.getByText('Unknown developer ids: dev_someone_else')).toBeVisible();
   await page.getByLabel('Every developer').check();
   await page.getByRole('button', { name: 'Save policy' }).click();
   await expect(page.getByText('Open to every developer.')).toBeVisible();
