@@ -56,7 +56,7 @@ export default async function SearchPage({
         {outcome?.ok && outcome.data.results.length === 0 && (
           <Notice tone="info" title="No products matched">
             Nothing matched “{params.q}” with these settings. Try other words, a lower similarity
-            threshold, a wider price range or all stores.
+            threshold, a wider price range or another store.
           </Notice>
         )}
         {outcome?.ok && outcome.data.results.length > 0 && (
