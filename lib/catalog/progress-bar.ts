@@ -1,67 +1,64 @@
 import cliProgress from 'cli-progress';
-import type { SyncProgress } from '../stores/registry';
 import type { ProgressListener } from './ingest';
 
-export interface CatalogueBar {
-  listener: ProgressListener;
-  /** Stops the bar and returns products indexed per second while it ran. */
-  stop(): number;
+interface Bar {
+  update(value: number, total: number, payload?: object): void;
+  stop(): void;
 }
 
 /**
- * A terminal progress bar on stderr for a sync or import (stdout stays clean for --json). The
- * total grows as pages arrive; a product counts as done once it is indexed, found unchanged
- * or skipped as bad.
+ * A terminal bar on stderr (stdout stays clean for --json), started at the first report: a
+ * bar with nothing to count yet would draw as full.
  */
-export function catalogueBar(label: string): CatalogueBar {
+function lazyBar(format: string): Bar {
   const bar = new cliProgress.SingleBar(
-    {
-      format: `${label} [{bar}] {value}/{total} | +{added} ~{changed} ={unchanged} -{removed} !{failed} | {rate} products/s`,
-      hideCursor: true,
-      stream: process.stderr,
-    },
+    { format, hideCursor: true, stream: process.stderr },
     cliProgress.Presets.shades_classic,
   );
-  const started = performance.now();
-  let last: SyncProgress | undefined;
-  const rate = () => {
-    const seconds = (performance.now() - started) / 1000;
-    return seconds > 0 && last ? last.embedded / seconds : 0;
-  };
-  bar.start(0, 0, { added: 0, changed: 0, unchanged: 0, removed: 0, failed: 0, rate: '0.0' });
+  let running = false;
   return {
-    listener(p) {
-      last = { ...p };
-      const done = p.unchanged + p.failed + p.embedded;
-      bar.setTotal(Math.max(p.seen, done));
-      bar.update(done, { ...p, rate: rate().toFixed(1) });
+    update(value, total, payload = {}) {
+      if (!running) {
+        running = true;
+        bar.start(total, value, payload);
+        return;
+      }
+      bar.setTotal(total);
+      bar.update(value, payload);
     },
     stop() {
-      bar.stop();
-      return rate();
+      if (running) bar.stop();
     },
   };
 }
 
-/** A bar for `reindex`: products indexed out of all products. */
+/**
+ * The bar of a sync or import. Its total grows as pages arrive; a product counts as done once
+ * it is indexed, found unchanged or skipped as bad. The rate is products indexed per second.
+ */
+export function catalogueBar(label: string): { listener: ProgressListener; stop(): void } {
+  const bar = lazyBar(
+    `${label} [{bar}] {value}/{total} | +{added} ~{changed} ={unchanged} -{removed} !{failed} | {rate} products/s`,
+  );
+  const started = performance.now();
+  return {
+    listener(p) {
+      const seconds = (performance.now() - started) / 1000;
+      const done = p.unchanged + p.failed + p.embedded;
+      bar.update(done, Math.max(p.seen, done), {
+        ...p,
+        rate: (seconds > 0 ? p.embedded / seconds : 0).toFixed(1),
+      });
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+/** The bar of `reindex`: products indexed out of all products. */
 export function indexBar(label: string): {
   onProgress: (done: number, total: number) => void;
   stop(): void;
 } {
-  const bar = new cliProgress.SingleBar(
-    {
-      format: `${label} [{bar}] {value}/{total} | {eta_formatted} left`,
-      hideCursor: true,
-      stream: process.stderr,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(0, 0);
-  return {
-    onProgress(done, total) {
-      bar.setTotal(total);
-      bar.update(done);
-    },
-    stop: () => bar.stop(),
-  };
+  const bar = lazyBar(`${label} [{bar}] {value}/{total} | {eta_formatted} left`);
+  return { onProgress: (done, total) => bar.update(done, total), stop: () => bar.stop() };
 }
