@@ -5,7 +5,13 @@ import { logger } from '../log/logger';
 import { indexProducts } from '../search/indexer';
 import { rebuildLexicalStats } from '../search/lexical-index';
 import type { SyncProgress } from '../stores/registry';
-import { BadRecordError, isListed, normalizeProduct, type NormalizedProduct } from './normalize';
+import {
+  BadRecordError,
+  isListed,
+  normalizeProduct,
+  recordId,
+  type NormalizedProduct,
+} from './normalize';
 import { emptyProgress, recordSyncErrors, saveProgress } from './store-job';
 import { upsertProducts } from './upsert';
 
@@ -19,11 +25,6 @@ export interface IngestOptions {
 
 /** Progress is written to the store row at most this often while embedding. */
 const SAVE_INTERVAL_MS = 1000;
-
-function recordIdOf(raw: unknown): string | null {
-  const id = (raw as { id?: unknown } | null)?.id;
-  return typeof id === 'number' || typeof id === 'string' ? String(id) : null;
-}
 
 /**
  * Deletes the store's products missing from `keep` (search rows cascade). An empty listing is
@@ -81,7 +82,7 @@ export async function ingestPages(
     const errors: Array<{ externalId: string | null; message: string }> = [];
     for (const raw of page) {
       if (!isListed(raw)) continue;
-      const id = recordIdOf(raw);
+      const id = recordId(raw);
       // A product that is now unreadable keeps its last good version rather than vanishing.
       if (id !== null) seen.add(id);
       try {

@@ -78,7 +78,8 @@ export function contentHash(raw: unknown): string {
     .slice(0, 32);
 }
 
-function recordId(raw: unknown): string | null {
+/** The record's own id, if it has a usable one, even when the rest of it is unreadable. */
+export function recordId(raw: unknown): string | null {
   const id = (raw as { id?: unknown } | null)?.id;
   return typeof id === 'number' || typeof id === 'string' ? String(id).slice(0, 64) : null;
 }

@@ -100,7 +100,7 @@ function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
 }
 
-export async function summarizeStores(db: Db, rows: StoreRow[]): Promise<StoreSummary[]> {
+async function summarizeStores(db: Db, rows: StoreRow[]): Promise<StoreSummary[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [allowed, counts] = await Promise.all([
