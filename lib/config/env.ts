@@ -31,6 +31,8 @@ const schema = z.object({
   IMAGE_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(10).default(3),
   /** How long a query image's embedding is reused before its URL is fetched again. */
   IMAGE_CACHE_TTL_HOURS: z.coerce.number().min(0).default(24),
+  /** Image cosine that counts as "unrelated" (0 similarity); unset: the image model's own. */
+  IMAGE_SIMILARITY_FLOOR: z.coerce.number().min(0).max(0.99).optional(),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   STORE_TOKEN_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

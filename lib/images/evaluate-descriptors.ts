@@ -60,6 +60,27 @@ async function histogramThumbnail(bytes: Uint8Array): Promise<number[]> {
   return normalize([...colour, ...layout]);
 }
 
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.round(q * (sorted.length - 1))]!;
+}
+
+/** Cosines of look-alike pairs and of unrelated pairs: where image similarity should start. */
+function cosineSpread(vectors: number[][], same: (a: number, b: number) => boolean): string {
+  const alike: number[] = [];
+  const unrelated: number[] = [];
+  for (let a = 0; a < vectors.length; a++) {
+    for (let b = a + 1; b < vectors.length; b++) {
+      (same(a, b) ? alike : unrelated).push(cosine(vectors[a]!, vectors[b]!));
+    }
+  }
+  const f = (v: number) => v.toFixed(2);
+  return (
+    `cosine look-alike min ${f(quantile(alike, 0))} median ${f(quantile(alike, 0.5))}; ` +
+    `unrelated median ${f(quantile(unrelated, 0.5))} p95 ${f(quantile(unrelated, 0.95))}`
+  );
+}
+
 function meanAveragePrecision(
   vectors: number[][],
   relevant: (a: number, b: number) => boolean,
@@ -118,7 +139,8 @@ async function main(): Promise<void> {
     console.log(
       `${name}: mAP same shape+colour ${meanAveragePrecision(vectors, same).toFixed(3)}, ` +
         `same shape ${meanAveragePrecision(vectors, shape).toFixed(3)}, ` +
-        `same colour ${meanAveragePrecision(vectors, colour).toFixed(3)}, ${ms.toFixed(1)} ms/image`,
+        `same colour ${meanAveragePrecision(vectors, colour).toFixed(3)}, ${ms.toFixed(1)} ms/image\n` +
+        `  ${cosineSpread(vectors, same)}`,
     );
   }
 }

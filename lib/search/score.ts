@@ -1,3 +1,4 @@
+import { imageSimilarity } from '../images/similarity';
 import type { Candidate } from './retrieve';
 
 /**
@@ -6,8 +7,10 @@ import type { Candidate } from './retrieve';
  *   lexical  = min(1, BM25(query, product) / sum of the query terms' IDF)
  *   vector   = max(0, cosine(query text embedding, product text embedding))
  *   sim_text = LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * vector
- *   sim(query, product) = sim_text, or (sim_text + max(0, cosine(image, product image))) / 2
- *                         when the query has an image
+ *   sim(query, product) = sim_text, or (sim_text + sim_image) / 2 when the query has an image
+ *                         and the product an image vector of its model
+ *   sim_image = clamp((cosine(image, product image) - floor) / (1 - floor), 0, 1), floor the
+ *               model's cosine of unrelated images (lib/images/similarity.ts)
  *   sim(style, product) = max(0, cosine(style embedding, product text embedding))
  *   score = (query_weight * sim(query, product) + style_weight * sim(style, product))
  *           / (query_weight + style_weight)      (style terms only when the profile has a style)
@@ -34,7 +37,7 @@ export function querySimilarity(c: Candidate, mode: RankingMode, lexicalWeight =
   else if (mode === 'vector') text = vector;
   else text = lexicalWeight * c.lexical + (1 - lexicalWeight) * vector;
   if (c.imageCosine === null) return text;
-  return (text + Math.max(0, c.imageCosine)) / 2;
+  return (text + imageSimilarity(c.imageCosine)) / 2;
 }
 
 export function personalizedScore(

@@ -114,6 +114,21 @@ describe('POST /search/products with query.image_url (pro plan)', () => {
     expect(both.indexOf('Green checked cotton tee')).toBeLessThan(2);
   });
 
+  it('applies similarity_threshold to the blend: images sharing nothing with the query stay under it', async () => {
+    const image = await queryImage('/q/red-threshold.jpg', 'circle', RED);
+    const res = await t.call('POST', '/search/products', {
+      key: pro.key,
+      body: { store_id: storeId, query: { text: 'lamp', image_url: image }, max_result_count: 10 },
+    });
+    expect(res.status).toBe(200);
+    // The text matches nothing; the red circle passes on its image, the blue circle on its
+    // shape; products sharing neither shape nor colour stay under the default threshold.
+    const found = titles(res.body);
+    expect(found[0]).toBe('Red circle cotton tee');
+    expect(found).not.toContain('Yellow square cotton tee');
+    expect(found).not.toContain('Green checked cotton tee');
+  });
+
   it('refuses an image URL that points into a private network, saying why', async () => {
     const res = await search({
       text: 'cotton tee',
