@@ -1,0 +1,7 @@
+export default function Searching() {
+  return (
+    <p role="status" className="py-6">
+      Searching…
+    </p>
+  );
+}
