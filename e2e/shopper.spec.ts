@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_SHOP, SIM_ORIGIN } from './settings';
+import { E2E_SHOP, OPERATOR_TOKEN, SIM_ORIGIN } from './settings';
 import { ensureSyncedStore, snap, watchForKeys } from './support';
 
 const ADDRESS = {
@@ -18,6 +18,7 @@ test.describe.configure({ mode: 'serial' });
 
 let page: Page;
 let keys: ReturnType<typeof watchForKeys>;
+let orderId: string;
 
 test.beforeAll(async ({ browser }) => {
   page = await browser.newPage();
@@ -153,7 +154,7 @@ test('open a product, follow its checkout link, and buy a variant', async () => 
   await confirm.dblclick();
   await expect(buy.getByRole('status')).toContainText(/Order placed: \S+\./);
   await expect(buy.getByRole('button', { name: 'Bought' })).toBeDisabled();
-  const orderId = /Order placed: (\S+)\./.exec((await buy.getByRole('status').textContent())!)![1]!;
+  orderId = /Order placed: (\S+)\./.exec((await buy.getByRole('status').textContent())!)![1]!;
   await snap(page, 'product-bought');
 
   const atShop = await (
@@ -195,4 +196,19 @@ test('a purchase the API refuses is explained in plain words and orders nothing'
     await page.request.get(`${SIM_ORIGIN}/_sim/shops/${E2E_SHOP.domain}/orders`)
   ).json();
   expect(atShop.orders).toHaveLength(1);
+});
+
+test("store staff see the shopper's order on the store's page", async ({ browser }) => {
+  const staff = await browser.newPage();
+  const staffKeys = watchForKeys(staff);
+  await staff.goto('/staff/sign-in');
+  await staff.getByLabel('Operator token').fill(OPERATOR_TOKEN);
+  await staff.getByRole('button', { name: 'Sign in' }).click();
+  await staff.getByRole('link', { name: E2E_SHOP.name }).click();
+  const row = staff.getByTestId('order-row').filter({ hasText: orderId });
+  await expect(row).toContainText('created');
+  await expect(row).toContainText('1 × Stonewashed linen duvet cover (Queen)');
+  await snap(staff, 'staff-store-orders');
+  await staffKeys.assertClean();
+  await staff.close();
 });
