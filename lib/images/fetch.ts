@@ -74,11 +74,12 @@ async function checkedAddress(s: Settings, url: URL): Promise<{ address: string;
       refuse(
         s,
         'Image URL points to a private or reserved network address',
-        `${host} resolves to ${c.address}`,
+        c.address === host ? `${host} is not a public address` : `${host} resolves to ${c.address}`,
       );
     }
   }
-  const chosen = candidates[0];
+  // IPv4 first: many hosts publish AAAA records that a server without IPv6 routing cannot reach.
+  const chosen = candidates.find((c) => c.family === 4) ?? candidates[0];
   if (!chosen) refuse(s, 'Image host could not be resolved', `no address for ${host}`);
   return { address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
 }

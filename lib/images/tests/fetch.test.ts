@@ -57,6 +57,14 @@ describe('fetchImage', () => {
     expect(err.details).toMatch(/localhost resolves to (127\.0\.0\.1|::1)/);
   });
 
+  it('connects to the address it checked when the URL names a host', async () => {
+    const port = new URL(server.origin).port;
+    const image = await fetchImage(`http://localhost:${port}/red.png`, {
+      allowHosts: ['localhost'],
+    });
+    expect(image.bytes.equals(red)).toBe(true);
+  });
+
   it('refuses other schemes and credentials in the URL', async () => {
     expect((await refusal(fetchImage('file:///etc/passwd', ALLOW))).message).toBe(
       'Image URL must use http or https',
