@@ -18,12 +18,10 @@ const QUERY_BATCH = 64;
 function progressLine(label: string) {
   const started = performance.now();
   let lastPrint = 0;
-  let finished = false;
   return (done: number, total: number) => {
     const now = performance.now();
-    if (finished || (now - lastPrint < 10_000 && done < total)) return;
+    if (now - lastPrint < 10_000) return;
     lastPrint = now;
-    finished = done >= total;
     const rate = done / Math.max((now - started) / 1000, 1e-3);
     const eta = rate > 0 ? (total - done) / rate : 0;
     process.stderr.write(

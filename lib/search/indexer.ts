@@ -17,6 +17,10 @@ export interface IndexResult {
   embedded: number;
   /** Products whose vector was kept (unchanged input) or came from embedding_cache. */
   reused: number;
+  /** Wall time of each stage, for throughput reports (npm run bench). */
+  lexicalMs: number;
+  embeddingMs: number;
+  vectorIndexMs: number;
 }
 
 /** Lexical work is cheap per product and pays per statement; the model prefers small batches. */
@@ -62,20 +66,34 @@ export async function indexProducts(
   const ids = [...new Set(productIds)];
   const total = ids.length;
   let done = 0;
-  const result: IndexResult = { embedded: 0, reused: 0 };
+  const result: IndexResult = {
+    embedded: 0,
+    reused: 0,
+    lexicalMs: 0,
+    embeddingMs: 0,
+    vectorIndexMs: 0,
+  };
   for (let start = 0; start < ids.length; start += LEXICAL_BATCH) {
     const items = await loadProducts(db, ids.slice(start, start + LEXICAL_BATCH));
+    let started = performance.now();
     await indexLexical(db, items);
+    result.lexicalMs += performance.now() - started;
+    started = performance.now();
     for (let i = 0; i < items.length; i += EMBED_BATCH) {
       const part = await embedProducts(db, provider, items.slice(i, i + EMBED_BATCH));
       result.embedded += part.embedded;
       result.reused += part.reused;
       opts.onProgress?.(Math.min(done + i + EMBED_BATCH, done + items.length), total);
     }
+    result.embeddingMs += performance.now() - started;
     done = Math.min(start + LEXICAL_BATCH, total);
     opts.onProgress?.(done, total);
   }
-  if (total > 0) await ensureVectorIndex(db, 'text', provider.modelId, provider.dimensions);
+  if (total > 0) {
+    const started = performance.now();
+    await ensureVectorIndex(db, 'text', provider.modelId, provider.dimensions);
+    result.vectorIndexMs = performance.now() - started;
+  }
   return result;
 }
 

@@ -8,6 +8,12 @@ import { indexPredicate, typedEmbedding, vectorParam } from './vector-index';
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
+/**
+ * HNSW search breadth. Iterative scanning (relaxed order) keeps walking the graph past rows the
+ * store or price filter rejects, so a filtered search still fills its candidate list.
+ */
+const HNSW_EF_SEARCH = 100;
+
 export interface VectorQuery {
   modelId: string;
   dimensions: number;
@@ -75,13 +81,14 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
   const nearest = (name: string, kind: 'text' | 'image', q: VectorQuery | undefined) =>
     q
       ? sql`${sql.raw(name)} AS (
-          SELECT pe.product_id
+          SELECT pe.product_id,
+                 1 - (${typedEmbedding(q.dimensions)} <=> ${vectorParam(q.vector, q.dimensions)}) AS cos
           FROM product_embeddings pe
           JOIN products p ON p.id = pe.product_id AND p.store_id = ${req.storeId}
           WHERE ${indexPredicate(kind, q.modelId)} ${vecFilter ? sql`AND ${vecFilter}` : sql``}
           ORDER BY ${typedEmbedding(q.dimensions)} <=> ${vectorParam(q.vector, q.dimensions)}
           LIMIT ${req.vectorCandidates})`
-      : sql`${sql.raw(name)} AS (SELECT NULL::bigint AS product_id WHERE false)`;
+      : sql`${sql.raw(name)} AS (SELECT NULL::bigint AS product_id, NULL::float8 AS cos WHERE false)`;
 
   const cosine = (q: VectorQuery | undefined, kind: 'text' | 'image', vector?: number[]) =>
     q && vector
@@ -125,25 +132,26 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
              (SELECT lex.bm25 FROM lex WHERE lex.product_id = c.product_id),
              (SELECT l.bm25 FROM lex_all l WHERE l.product_id = c.product_id),
              0) / (SELECT total FROM norm)) AS lexical,
-           ${cosine(text, 'text', text?.vector)} AS text_cosine,
-           ${cosine(req.image, 'image', req.image?.vector)} AS image_cosine,
+           coalesce((SELECT vec.cos FROM vec WHERE vec.product_id = c.product_id),
+                    ${cosine(text, 'text', text?.vector)}) AS text_cosine,
+           coalesce((SELECT img.cos FROM img WHERE img.product_id = c.product_id),
+                    ${cosine(req.image, 'image', req.image?.vector)}) AS image_cosine,
            ${cosine(text, 'text', req.style)} AS style_cosine
     FROM c JOIN products p ON p.id = c.product_id`;
 
-  const rows = await db.transaction(async (tx) => {
-    // Keep scanning the HNSW graph past filtered-out rows, so a store or price filter still
-    // yields `vectorCandidates` neighbours; order is restored by the final ranking.
-    await tx.execute(sql`SET LOCAL hnsw.iterative_scan = relaxed_order`);
-    await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${Math.max(40, req.vectorCandidates)}`));
-    return queryRows<{
-      product_id: number;
-      available: boolean;
-      lexical: number;
-      text_cosine: number | null;
-      image_cosine: number | null;
-      style_cosine: number | null;
-    }>(tx as unknown as Db, query);
-  });
+  // Session settings rather than SET LOCAL in a transaction: over the wire to a PGlite socket
+  // server every connection shares one session, where concurrent transactions would collide.
+  // The values are fixed, so concurrent searches setting them never disagree.
+  await db.execute(sql.raw(`SET hnsw.ef_search = ${HNSW_EF_SEARCH}`));
+  await db.execute(sql.raw(`SET hnsw.iterative_scan = relaxed_order`));
+  const rows = await queryRows<{
+    product_id: number;
+    available: boolean;
+    lexical: number;
+    text_cosine: number | null;
+    image_cosine: number | null;
+    style_cosine: number | null;
+  }>(db, query);
   return rows.map((r) => ({
     productId: Number(r.product_id),
     available: r.available,
