@@ -36,7 +36,6 @@ const MAX_PIXELS = 50_000_000;
 
 interface Settings {
   field: string;
-  timeoutMs: number;
   /** One deadline for the whole fetch, redirects and body included. */
   signal: AbortSignal;
   maxBytes: number;
@@ -46,6 +45,16 @@ interface Settings {
 
 function refuse(s: Settings, message: string, detail: string): never {
   throw new ApiError('INVALID_REQUEST', message, 400, `${s.field}: ${detail}`);
+}
+
+/** The OS resolver takes no abort signal; a stalled lookup must not outlive the fetch's deadline. */
+function withDeadline<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new Error('aborted'));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /** Validates scheme and credentials, resolves DNS once, and returns the address to connect to. */
@@ -62,8 +71,9 @@ async function checkedAddress(s: Settings, url: URL): Promise<{ address: string;
     candidates = [{ address: host, family: isIP(host) }];
   } else {
     try {
-      candidates = await dnsLookup(host, { all: true, verbatim: true });
+      candidates = await withDeadline(s.signal, dnsLookup(host, { all: true, verbatim: true }));
     } catch {
+      if (s.signal.aborted) throw new Error('deadline passed while resolving');
       refuse(s, 'Image host could not be resolved', `no address for ${host}`);
     }
   }
@@ -194,7 +204,6 @@ export async function fetchImage(raw: string, opts: FetchImageOptions = {}): Pro
   const timeoutMs = opts.timeoutMs ?? config.IMAGE_FETCH_TIMEOUT_MS;
   const s: Settings = {
     field: opts.field ?? 'image_url',
-    timeoutMs,
     signal: AbortSignal.timeout(timeoutMs),
     maxBytes: opts.maxBytes ?? config.IMAGE_FETCH_MAX_BYTES,
     maxRedirects: opts.maxRedirects ?? config.IMAGE_FETCH_MAX_REDIRECTS,
