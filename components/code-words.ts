@@ -8,7 +8,7 @@ const WORDS: Record<string, string> = {
     'The current profile no longer exists. Choose or create another on the Profile page.',
   PROFILE_NOT_FOUND:
     'The current profile no longer exists. Choose or create another on the Profile page.',
-  BAD_REQUEST_ERROR: 'The store refused the request',
+  BAD_REQUEST_ERROR: 'The request was refused',
   INVALID_REQUEST: 'Some values were not accepted',
   NO_RESULTS_FOUND: 'No products matched.',
   FORBIDDEN_FEATURE: 'Image search needs a Pro plan.',

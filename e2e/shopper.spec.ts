@@ -188,7 +188,7 @@ test('a purchase the API refuses is explained in plain words and orders nothing'
   await queen.getByRole('button', { name: 'Buy' }).click();
   await queen.getByRole('button', { name: 'Confirm purchase' }).click();
   const refusal = queen.getByRole('alert');
-  await expect(refusal).toContainText('The store refused the request');
+  await expect(refusal).toContainText('The request was refused: ');
   await expect(refusal).toContainText('(BAD_REQUEST_ERROR)');
   await expect(queen.getByRole('button', { name: 'Buy' })).toBeEnabled();
   await snap(page, 'product-refused');
