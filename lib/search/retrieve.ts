@@ -90,12 +90,28 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
           LIMIT ${req.vectorCandidates})`
       : sql`${sql.raw(name)} AS (SELECT NULL::bigint AS product_id, NULL::float8 AS cos WHERE false)`;
 
-  const cosine = (q: VectorQuery | undefined, kind: 'text' | 'image', vector?: number[]) =>
+  // Vectors compared per row come from one-row CTEs: a vector literal written in a correlated
+  // subquery would be parsed again for every candidate.
+  const similarity = (
+    alias: string,
+    kind: 'text' | 'image',
+    q: VectorQuery | undefined,
+    vector?: number[],
+  ) =>
     q && vector
-      ? sql`(SELECT 1 - (${typedEmbedding(q.dimensions)} <=> ${vectorParam(vector, q.dimensions)})
-             FROM product_embeddings pe
-             WHERE pe.product_id = c.product_id AND ${indexPredicate(kind, q.modelId)})`
-      : sql`NULL::float8`;
+      ? {
+          cte: sql`, ${sql.raw(`${alias}_q`)} AS MATERIALIZED (SELECT ${vectorParam(vector, q.dimensions)} AS v)`,
+          value: sql.raw(
+            `1 - (${alias}.embedding::vector(${Math.trunc(q.dimensions)}) <=> ${alias}_q.v)`,
+          ),
+          join: sql`LEFT JOIN product_embeddings ${sql.raw(alias)}
+                      ON ${sql.raw(alias)}.product_id = c.product_id AND ${indexPredicate(kind, q.modelId, alias)}
+                    LEFT JOIN ${sql.raw(`${alias}_q`)} ON true`,
+        }
+      : { cte: sql``, value: sql`NULL::float8`, join: sql`` };
+  const textSim = similarity('te', 'text', text, text?.vector);
+  const imageSim = similarity('ie', 'image', req.image, req.image?.vector);
+  const styleSim = similarity('se', 'text', text, req.style);
 
   const query = sql`
     WITH st AS (
@@ -126,18 +142,19 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
     ${nearest('img', 'image', req.image)},
     c AS (SELECT product_id FROM lex UNION SELECT product_id FROM vec
           UNION SELECT product_id FROM img)
+    ${textSim.cte} ${imageSim.cte} ${styleSim.cte}
     SELECT c.product_id::float8 AS product_id,
            p.available,
-           LEAST(1, coalesce(
-             (SELECT lex.bm25 FROM lex WHERE lex.product_id = c.product_id),
-             (SELECT l.bm25 FROM lex_all l WHERE l.product_id = c.product_id),
-             0) / (SELECT total FROM norm)) AS lexical,
-           coalesce((SELECT vec.cos FROM vec WHERE vec.product_id = c.product_id),
-                    ${cosine(text, 'text', text?.vector)}) AS text_cosine,
-           coalesce((SELECT img.cos FROM img WHERE img.product_id = c.product_id),
-                    ${cosine(req.image, 'image', req.image?.vector)}) AS image_cosine,
-           ${cosine(text, 'text', req.style)} AS style_cosine
-    FROM c JOIN products p ON p.id = c.product_id`;
+           LEAST(1, coalesce(l.bm25, 0) / (SELECT total FROM norm)) AS lexical,
+           coalesce(vec.cos, ${textSim.value}) AS text_cosine,
+           coalesce(img.cos, ${imageSim.value}) AS image_cosine,
+           ${styleSim.value} AS style_cosine
+    FROM c
+    JOIN products p ON p.id = c.product_id
+    LEFT JOIN lex_all l ON l.product_id = c.product_id
+    LEFT JOIN vec ON vec.product_id = c.product_id
+    LEFT JOIN img ON img.product_id = c.product_id
+    ${textSim.join} ${imageSim.join} ${styleSim.join}`;
 
   // Session settings rather than SET LOCAL in a transaction: over the wire to a PGlite socket
   // server every connection shares one session, where concurrent transactions would collide.
