@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client';
-import { stores } from '../db/schema';
+import { products, stores } from '../db/schema';
 import type { StoreSim } from '../store-sim/server';
 import { findStoreByDomain } from '../stores/access';
 import { addStore, getStoreSummary, listStores } from '../stores/registry';
@@ -46,6 +46,13 @@ describe('demo data', () => {
     });
     const [served] = sim!.requests(DEMO_DOMAIN);
     expect(served).toMatchObject({ status: 200 });
+    // Product images point at the simulator, which draws them.
+    const [first] = await database.db.select().from(products).limit(1);
+    const imageUrl = (first!.images as string[])[0]!;
+    expect(imageUrl.startsWith(sim!.shopUrl(DEMO_DOMAIN))).toBe(true);
+    const image = await fetch(imageUrl);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(100);
   });
 
   it('restarts the simulator for its own demo store without re-adding or re-embedding', async () => {
