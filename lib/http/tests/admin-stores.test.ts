@@ -240,9 +240,11 @@ describe('catalogue sync from products.json', () => {
     expect(vectors).toHaveLength(1);
   });
 
-  it('re-syncs incrementally: added, changed and removed products, unchanged ones not re-embedded', async () => {
+  it('re-syncs incrementally: added, changed and removed products and variants, unchanged ones not re-embedded', async () => {
     sim.setProducts('sim-home.example', [
-      product(101, 'Oak Cutting Board', '35.00'),
+      product(101, 'Oak Cutting Board', '35.00', {
+        variants: [{ id: 1012, title: 'Large', price: '45.00', available: true }],
+      }),
       product(102, 'Linen Napkins, set of four', '18.50'),
       product(103, 'Stoneware Mug', '12.00'),
       product(105, 'Brass Candle Holder', '24.00'),
@@ -261,11 +263,11 @@ describe('catalogue sync from products.json', () => {
     expect(store.sync.progress).toMatchObject({
       seen: 5,
       added: 1,
-      changed: 1,
-      unchanged: 3,
+      changed: 2,
+      unchanged: 2,
       removed: 1,
       failed: 0,
-      embedded: 2,
+      embedded: 3,
     });
     expect(store.product_count).toBe(5);
     expect((await admin('GET', `/admin/stores/${storeId}/sync-errors`)).body.errors).toEqual([]);
@@ -273,6 +275,10 @@ describe('catalogue sync from products.json', () => {
     const db = t.database.db;
     const gone = await db.select().from(products).where(eq(products.externalId, '104'));
     expect(gone).toEqual([]);
+    const [board] = await db.select().from(products).where(eq(products.externalId, '101'));
+    expect(board).toMatchObject({ priceMin: '45.00', priceMax: '45.00' });
+    const boardVariants = await db.select().from(variants).where(eq(variants.productId, board!.id));
+    expect(boardVariants.map((v) => v.externalId)).toEqual(['1012']);
     const [apron] = await db.select().from(products).where(eq(products.externalId, '107'));
     expect(apron).toMatchObject({ priceMin: '28.00', priceMax: '31.00', available: true });
     const apronVariants = await db
