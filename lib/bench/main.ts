@@ -153,6 +153,8 @@ async function startWireServer(dir: string) {
 async function main() {
   // Request logs would drown the figures; warnings and errors still show.
   process.env.LOG_LEVEL ??= 'warn';
+  // The PGlite socket server (lib/db/client.ts) accepts 4 connections; a larger pool is refused.
+  process.env.DATABASE_POOL_SIZE ??= '4';
   const program = new Command()
     .name('bench')
     .description('Ingest throughput and HTTP search latency, embedded PGlite and over the wire')
