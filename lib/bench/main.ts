@@ -25,7 +25,7 @@ interface LoadFigures {
   requests: number;
   rps: number;
   p50: number;
-  p95: number;
+  p97_5: number;
   p99: number;
   errors: number;
 }
@@ -87,7 +87,7 @@ async function load(
     requests: result.requests.total,
     rps: Math.round(result.requests.average * 10) / 10,
     p50: result.latency.p50,
-    p95: result.latency.p97_5,
+    p97_5: result.latency.p97_5,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
   };
@@ -118,7 +118,7 @@ async function benchServer(
     const c1 = await load(api.url, key, storeId, queries, 1, seconds);
     const c8 = await load(api.url, key, storeId, queries, 8, seconds);
     const row = (f: LoadFigures) =>
-      `${label.padEnd(9)} c=${f.connections}  ${String(f.requests).padStart(6)} req  ${f.rps.toFixed(1).padStart(7)} req/s  p50 ${f.p50} ms  p97.5 ${f.p95} ms  p99 ${f.p99} ms  errors ${f.errors}`;
+      `${label.padEnd(9)} c=${f.connections}  ${String(f.requests).padStart(6)} req  ${f.rps.toFixed(1).padStart(7)} req/s  p50 ${f.p50} ms  p97.5 ${f.p97_5} ms  p99 ${f.p99} ms  errors ${f.errors}`;
     console.log(
       `${label.padEnd(9)} first pass (query embedding included): ${firstPassMs.toFixed(1)} ms/query`,
     );
