@@ -21,7 +21,8 @@ export interface DemoCatalogue {
 
 export interface DemoImage {
   contentType: 'image/png';
-  body: Buffer;
+  /** Its own ArrayBuffer (sharp's Buffers may share a pooled one), as HTTP bodies and the simulator need. */
+  body: Uint8Array<ArrayBuffer>;
 }
 
 type Product = DemoCatalogue['products'][number];
@@ -440,7 +441,7 @@ function illustrationSvg(product: Product, image: Image): string {
 
 interface CatalogueRenderer {
   bySrc: Map<string, { product: Product; image: Image }>;
-  rendered: Map<string, Promise<Buffer>>;
+  rendered: Map<string, Promise<Uint8Array<ArrayBuffer>>>;
 }
 
 const renderers = new WeakMap<DemoCatalogue, CatalogueRenderer>();
@@ -493,7 +494,8 @@ export async function renderDemoImage(
   if (!png) {
     png = sharp(Buffer.from(illustrationSvg(entry.product, entry.image)))
       .png()
-      .toBuffer();
+      .toBuffer()
+      .then((buffer) => new Uint8Array(buffer));
     renderer.rendered.set(key, png);
     png.catch(() => renderer.rendered.delete(key));
   }

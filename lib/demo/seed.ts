@@ -24,11 +24,7 @@ async function startDemoShop(products: unknown[], name: string, port: number): P
     domain: DEMO_DOMAIN,
     name,
     products: products as Array<Record<string, unknown>>,
-    imageRenderer: async (imagePath: string) => {
-      const image = await renderDemoImage(imagePath);
-      // The simulator serves ArrayBuffer-backed bytes; sharp's Buffer may sit on a shared pool.
-      return image && { contentType: image.contentType, body: new Uint8Array(image.body) };
-    },
+    imageRenderer: (imagePath: string) => renderDemoImage(imagePath),
   };
   try {
     return await startStoreSim({ shops: [shop], port });
