@@ -5,6 +5,8 @@ import type { Db } from '../db/client';
 import { ApiError } from '../errors';
 import { logger } from '../log/logger';
 import { startStoreSim, type StoreSim } from '../store-sim/server';
+import { DEFAULT_ACCESS_TOKEN } from '../store-sim/shop';
+import { attachToken } from '../stores/verification';
 import { findStoreByDomain } from '../stores/access';
 import { addStore, listStores } from '../stores/registry';
 import { demoCataloguePath, renderDemoImage } from './images';
@@ -66,6 +68,14 @@ export async function seedDemoData(db: Db): Promise<StoreSim | undefined> {
       return sim;
     }
     const outcome = await done;
+    // With a token key configured the demo store is verified too, so /buy works on demo data.
+    if (process.env.STORE_TOKEN_KEY) {
+      const verification = await attachToken(db, store.id, DEFAULT_ACCESS_TOKEN);
+      logger().info(
+        { store: store.id, verification: verification.state },
+        'demo store token attached',
+      );
+    }
     logger().info(
       {
         store: store.id,
