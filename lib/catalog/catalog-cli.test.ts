@@ -1,17 +1,15 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloper } from '../auth/keys';
 import { openDatabase, type Database } from '../db/client';
 import { products, variants } from '../db/schema';
+import { runCli } from '../testing/cli';
 import { importFiles } from './import-files';
 import { listSyncErrors } from './store-job';
 
-const run = promisify(execFile);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-cli-test-'));
 const adminFile = path.resolve('../shared/datasets/shopify-demo-unitedbyblue/products.json');
 const publicFile = path.join(dataDir, 'public-products.json');
@@ -22,20 +20,8 @@ const brokenFile = path.join(dataDir, 'broken.json');
  * over the holder's loopback wire port. The holder is private to this suite in both test runs,
  * because `reindex` rewrites every product's vectors.
  */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  delete env.DATABASE_URL;
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'lib/cli/main.ts', ...args],
-      { env },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function cli(...args: string[]) {
+  return runCli(args, { env: { DATA_DIR: dataDir, DATABASE_URL: undefined } });
 }
 
 let holder: Database;

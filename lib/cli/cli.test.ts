@@ -1,33 +1,19 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../auth/keys';
 import { openDatabase, type Database } from '../db/client';
 import { DataDirLockedError } from '../db/lock';
 import { developers } from '../db/schema';
+import { runCli } from '../testing/cli';
 
-const run = promisify(execFile);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-test-'));
 
-/** Runs the CLI as operators do, in its own process, on the suite's database. */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'lib/cli/main.ts', ...args],
-      { env },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+/** The CLI in its own process, on the suite's database. */
+function cli(...args: string[]) {
+  return runCli(args, { env: { DATA_DIR: dataDir, DATABASE_URL: process.env.TEST_DATABASE_URL } });
 }
 
 let holder: Database;

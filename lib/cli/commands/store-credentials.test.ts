@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import { runCli } from '../../testing/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloper } from '../../auth/keys';
 import { openDatabase, type Database } from '../../db/client';
@@ -27,24 +27,15 @@ const products: FixtureProduct[] = [
 function cli(
   args: string[],
   opts: { input?: string; env?: Record<string, string | undefined> } = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    STORE_TOKEN_KEY: TOKEN_KEY,
-    ...opts.env,
-  };
-  if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
+) {
+  return runCli(args, {
+    input: opts.input,
+    env: {
+      DATA_DIR: dataDir,
+      STORE_TOKEN_KEY: TOKEN_KEY,
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      ...opts.env,
+    },
   });
 }
 

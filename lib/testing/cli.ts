@@ -1,0 +1,32 @@
+import { spawn } from 'node:child_process';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the operator CLI as operators do: in its own process, with `env` over this process's
+ * environment (undefined removes a variable) and `input` on its standard input.
+ */
+export function runCli(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; input?: string } = {},
+): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' };
+  for (const [name, value] of Object.entries(opts.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/cli/main.ts', ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
