@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { Command } from 'commander';
+import { measureImageQueryLatency } from '../images/bench';
 import { createDeveloper, createKey } from '../auth/keys';
 import { readProductsFile } from '../catalog/import-files';
 import { BadRecordError, normalizeProduct, type NormalizedProduct } from '../catalog/normalize';
@@ -254,6 +255,14 @@ async function main() {
       await wire.stop();
     }
   }
+  // Fetch + embed of a query image, the part an image query adds to a text one; its own database
+  // so the cache starts empty, images served from loopback.
+  const imageDb = await openDatabase({ url: 'memory://' });
+  const imageQuery = await measureImageQueryLatency(imageDb.db).finally(() => imageDb.close());
+  console.log(
+    `image query (${imageQuery.modelId}): uncached p50 ${imageQuery.uncachedMs.p50} ms, cached p50 ${imageQuery.cachedMs.p50} ms`,
+  );
+
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   console.log(`peak RSS (bench process: API + embedded PGlite + model): ${peakRssMb} MB`);
   console.log(
@@ -262,6 +271,7 @@ async function main() {
       embedded: embeddedRun,
       wire: wireRun,
       wire_server: 'PGlite socket server in a separate process, reached with pg',
+      image_query: imageQuery,
       peak_rss_mb: peakRssMb,
       queries: queries.length,
       seconds_per_run: opts.seconds,
