@@ -71,6 +71,14 @@ export type RankOptions = Pick<
   'mode' | 'weights' | 'threshold' | 'limit' | 'lexicalWeight'
 > & { hasStyle: boolean };
 
+/**
+ * Equal scores are ordered by a fixed hash of the product id, not by the id itself: ids follow
+ * import order, which would let a catalogue file's ordering decide ties (and flatter a metric).
+ */
+function tieOrder(productId: number): number {
+  return Math.imul(productId, 2654435761) >>> 0;
+}
+
 /** The score of score.ts, the threshold, then available products ahead of unavailable ones. */
 export function rankCandidates(candidates: Candidate[], opts: RankOptions): RankedProduct[] {
   const mode = opts.mode ?? 'fused';
@@ -86,7 +94,9 @@ export function rankCandidates(candidates: Candidate[], opts: RankOptions): Rank
     .filter((r) => r.score >= threshold && r.score > 0)
     .sort(
       (a, b) =>
-        Number(b.available) - Number(a.available) || b.score - a.score || a.productId - b.productId,
+        Number(b.available) - Number(a.available) ||
+        b.score - a.score ||
+        tieOrder(a.productId) - tieOrder(b.productId),
     )
     .slice(0, opts.limit);
 }
