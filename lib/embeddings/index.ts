@@ -18,8 +18,3 @@ export function textEmbedder(): EmbeddingProvider {
   }
   return slot.__textEmbedder;
 }
-
-/** Replaces the process's text embedder (tests use it to count calls). */
-export function setTextEmbedder(provider: EmbeddingProvider): void {
-  slot.__textEmbedder = provider;
-}
