@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { products } from '../db/schema';
+import { refreshSearchStatistics } from '../db/statistics';
 import { logger } from '../log/logger';
 import { indexProducts } from '../search/indexer';
 import { rebuildLexicalStats } from '../search/lexical-index';
@@ -120,6 +121,9 @@ export async function ingestPages(
     // Deleted products took their postings with them; document frequencies must follow.
     if (progress.removed > 0) await rebuildLexicalStats(db, [storeId]);
     await report(true);
+  }
+  if (progress.added + progress.changed + progress.removed > 0) {
+    await refreshSearchStatistics(db);
   }
   return progress;
 }

@@ -251,10 +251,9 @@ export const productEmbeddings = pgTable(
     embedding: vector('embedding').notNull(),
     createdAt: timestamps.createdAt,
   },
-  (t) => [
-    primaryKey({ columns: [t.productId, t.kind, t.modelId] }),
-    index('product_embeddings_model_idx').on(t.modelId, t.kind),
-  ],
+  // No index on (model_id, kind): every lookup goes by product, and with stale statistics the
+  // planner preferred that index to the primary key, scanning a whole model per candidate.
+  (t) => [primaryKey({ columns: [t.productId, t.kind, t.modelId] })],
 );
 
 /** Embeddings keyed by model and input hash: re-imports and eval runs skip work already done. */

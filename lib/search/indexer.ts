@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
+import { refreshSearchStatistics } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
 import { indexProductImages, type ImageIndexResult } from '../images/indexer';
 import { indexLexical, rebuildLexicalStats, type IndexableProduct } from './lexical-index';
@@ -131,5 +132,6 @@ export async function reindexAll(db: Db, opts: IndexOptions = {}): Promise<Index
     db,
     stores.map((s) => s.id),
   );
+  await refreshSearchStatistics(db);
   return result;
 }

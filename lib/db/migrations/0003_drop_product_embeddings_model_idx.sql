@@ -1,0 +1,1 @@
+DROP INDEX "product_embeddings_model_idx";
