@@ -44,8 +44,13 @@ export interface RetrievalRequest extends CandidateFilters {
 export interface Candidate {
   productId: number;
   available: boolean;
-  /** BM25 over the query terms, divided by the sum of their IDF: 0..1 (capped). */
-  lexical: number;
+  /**
+   * BM25 over the query terms divided by the sum of their IDF (0 when nothing matches): about 1
+   * for a product holding every term once at average length, more for short exact titles.
+   */
+  bm25: number;
+  /** Share of the query's IDF mass among the terms the product holds: 0..1. */
+  coverage: number;
   /** Cosine similarities (null when that evidence is absent for the product). */
   textCosine: number | null;
   imageCosine: number | null;
@@ -91,7 +96,9 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
       : sql`${sql.raw(name)} AS (SELECT NULL::bigint AS product_id, NULL::float8 AS cos WHERE false)`;
 
   // Vectors compared per row come from one-row CTEs: a vector literal written in a correlated
-  // subquery would be parsed again for every candidate.
+  // subquery would be parsed again for every candidate. The lateral lookups go by primary key,
+  // one per candidate, whatever the planner's statistics say; LIMIT 1 (the key is unique) stops
+  // the planner from flattening them into a join over every embedding of the model.
   const similarity = (
     alias: string,
     kind: 'text' | 'image',
@@ -101,12 +108,13 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
     q && vector
       ? {
           cte: sql`, ${sql.raw(`${alias}_q`)} AS MATERIALIZED (SELECT ${vectorParam(vector, q.dimensions)} AS v)`,
-          value: sql.raw(
-            `1 - (${alias}.embedding::vector(${Math.trunc(q.dimensions)}) <=> ${alias}_q.v)`,
-          ),
-          join: sql`LEFT JOIN product_embeddings ${sql.raw(alias)}
-                      ON ${sql.raw(alias)}.product_id = c.product_id AND ${indexPredicate(kind, q.modelId, alias)}
-                    LEFT JOIN ${sql.raw(`${alias}_q`)} ON true`,
+          value: sql.raw(`${alias}.cos`),
+          join: sql`LEFT JOIN LATERAL (
+                      SELECT 1 - (${typedEmbedding(q.dimensions, alias)} <=> ${sql.raw(`${alias}_q`)}.v) AS cos
+                      FROM product_embeddings ${sql.raw(alias)}, ${sql.raw(`${alias}_q`)}
+                      WHERE ${sql.raw(alias)}.product_id = c.product_id
+                        AND ${indexPredicate(kind, q.modelId, alias)}
+                      LIMIT 1) ${sql.raw(alias)} ON true`,
         }
       : { cte: sql``, value: sql`NULL::float8`, join: sql`` };
   const textSim = similarity('te', 'text', text, text?.vector);
@@ -128,7 +136,8 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
     lex_all AS (
       SELECT sp.product_id,
              sum(qt.weight * qt.idf * sp.tf * ${k1p1}
-                 / (sp.tf + ${k1} * (1 - ${b} + ${b} * sp.doc_len / GREATEST(st.avgdl, 1e-9)))) AS bm25
+                 / (sp.tf + ${k1} * (1 - ${b} + ${b} * sp.doc_len / GREATEST(st.avgdl, 1e-9)))) AS bm25,
+             sum(qt.weight * qt.idf) AS matched_idf
       FROM qt
       JOIN search_postings sp ON sp.store_id = ${req.storeId} AND sp.term = qt.term
       CROSS JOIN st
@@ -145,7 +154,8 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
     ${textSim.cte} ${imageSim.cte} ${styleSim.cte}
     SELECT c.product_id::float8 AS product_id,
            p.available,
-           LEAST(1, coalesce(l.bm25, 0) / (SELECT total FROM norm)) AS lexical,
+           coalesce(l.bm25, 0) / (SELECT total FROM norm) AS bm25,
+           LEAST(1, coalesce(l.matched_idf, 0) / (SELECT total FROM norm)) AS coverage,
            coalesce(vec.cos, ${textSim.value}) AS text_cosine,
            coalesce(img.cos, ${imageSim.value}) AS image_cosine,
            ${styleSim.value} AS style_cosine
@@ -164,7 +174,8 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
   const rows = await queryRows<{
     product_id: number;
     available: boolean;
-    lexical: number;
+    bm25: number;
+    coverage: number;
     text_cosine: number | null;
     image_cosine: number | null;
     style_cosine: number | null;
@@ -172,7 +183,8 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
   return rows.map((r) => ({
     productId: Number(r.product_id),
     available: r.available,
-    lexical: Number(r.lexical),
+    bm25: Number(r.bm25),
+    coverage: Number(r.coverage),
     textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
     imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
     styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),

@@ -30,12 +30,17 @@ export interface Weights {
   style: number;
 }
 
+export function lexicalSimilarity(c: Candidate): number {
+  return Math.min(1, c.bm25);
+}
+
 export function querySimilarity(c: Candidate, mode: RankingMode, lexicalWeight = LEXICAL_WEIGHT) {
+  const lexical = lexicalSimilarity(c);
   const vector = Math.max(0, c.textCosine ?? 0);
   let text: number;
-  if (mode === 'lexical') text = c.lexical;
+  if (mode === 'lexical') text = lexical;
   else if (mode === 'vector') text = vector;
-  else text = lexicalWeight * c.lexical + (1 - lexicalWeight) * vector;
+  else text = lexicalWeight * lexical + (1 - lexicalWeight) * vector;
   if (c.imageCosine === null) return text;
   return (text + imageSimilarity(c.imageCosine)) / 2;
 }
