@@ -18,13 +18,11 @@ export default async function SearchPage({
 }) {
   const api = apiClientFromEnv();
   const [shopper, stores] = await Promise.all([currentShopper(api), storeChoices()]);
-  // The search runs in one store: the first registered one until the shopper picks another.
-  const asked = parseSearchParams(await searchParams);
-  const params = { ...asked, store: asked.store ?? stores[0]?.domain };
-  const outcome =
-    params.q && params.store
-      ? await toResult(() => api.searchProducts(toSearchRequest(params, shopper.profileId)))
-      : undefined;
+  // Without a chosen store the API searches every store open to the dashboard's developer.
+  const params = parseSearchParams(await searchParams);
+  const outcome = params.q
+    ? await toResult(() => api.searchProducts(toSearchRequest(params, shopper.profileId)))
+    : undefined;
   const query = toQueryString(params);
 
   return (
@@ -43,7 +41,7 @@ export default async function SearchPage({
         </h2>
         {!outcome && (
           <p>
-            {params.store
+            {stores.length > 0 || params.store
               ? 'Type what you are looking for and press Search.'
               : 'No store is registered yet, so there is nothing to search. Store staff can register one on the Staff pages.'}
           </p>

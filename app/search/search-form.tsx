@@ -108,8 +108,9 @@ export function SearchForm({
             id="search-store"
             className="input mt-1"
             value={p.store ?? ''}
-            onChange={(e) => set({ store: e.target.value })}
+            onChange={(e) => set({ store: e.target.value || undefined })}
           >
+            <option value="">All stores</option>
             {stores.map((s) => (
               <option key={s.domain} value={s.domain}>
                 {s.name} ({s.domain})
@@ -124,9 +125,8 @@ export function SearchForm({
           </label>
           <input
             id="search-store"
-            required
             className="input mt-1"
-            placeholder="shop.example.com"
+            placeholder="empty: all stores"
             value={p.store ?? ''}
             onChange={(e) => set({ store: e.target.value || undefined })}
           />

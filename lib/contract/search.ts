@@ -42,8 +42,17 @@ export const searchProductsRequest = z
       image_url: z.string().trim().min(1, 'must not be empty').max(2048).optional(),
     }),
     profile_id: idInput.optional(),
-    store_id: idInput.optional(),
-    store_domain: z.string().trim().min(1, 'must not be empty').max(255).optional(),
+    store_id: idInput.optional().meta({
+      description:
+        'Store to search in (takes precedence over store_domain); with neither, every store open to the caller is searched',
+    }),
+    store_domain: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(255)
+      .optional()
+      .meta({ description: 'Domain of the store to search in' }),
     query_weight: unit('query_weight').optional(),
     style_weight: unit('style_weight').optional(),
     similarity_threshold: unit('similarity_threshold').default(DEFAULT_SIMILARITY_THRESHOLD),
@@ -54,10 +63,6 @@ export const searchProductsRequest = z
     exclude_variant_ids: z.array(idInput).max(1000).default([]),
     price_min: priceInput.optional(),
     price_max: priceInput.optional(),
-  })
-  .refine((b) => b.store_id !== undefined || b.store_domain !== undefined, {
-    message: 'store_id or store_domain is required',
-    path: ['store_id'],
   })
   .refine(
     (b) => b.price_min === undefined || b.price_max === undefined || b.price_min <= b.price_max,

@@ -79,6 +79,15 @@ function tieOrder(productId: number): number {
   return Math.imul(productId, 2654435761) >>> 0;
 }
 
+/** Available products first, then higher score, then the fixed tie order. */
+export function compareRanked(a: RankedProduct, b: RankedProduct): number {
+  return (
+    Number(b.available) - Number(a.available) ||
+    b.score - a.score ||
+    tieOrder(a.productId) - tieOrder(b.productId)
+  );
+}
+
 /** The score of score.ts, the threshold, then available products ahead of unavailable ones. */
 export function rankCandidates(candidates: Candidate[], opts: RankOptions): RankedProduct[] {
   const mode = opts.mode ?? 'fused';
@@ -92,12 +101,7 @@ export function rankCandidates(candidates: Candidate[], opts: RankOptions): Rank
       score: personalizedScore(c, mode, weights, opts.hasStyle, lexicalWeight),
     }))
     .filter((r) => r.score >= threshold && r.score > 0)
-    .sort(
-      (a, b) =>
-        Number(b.available) - Number(a.available) ||
-        b.score - a.score ||
-        tieOrder(a.productId) - tieOrder(b.productId),
-    )
+    .sort(compareRanked)
     .slice(0, opts.limit);
 }
 

@@ -13,15 +13,32 @@ import { textEmbedder } from '../embeddings';
 import { ApiError } from '../errors';
 import { embedQueryImage } from '../images/query';
 import { attachedShipping, findProfile } from '../profiles/service';
-import { canAccessStore, findStoreByDomain, findStoreById, type StoreRow } from '../stores/access';
+import {
+  accessibleStores,
+  canAccessStore,
+  findStoreByDomain,
+  findStoreById,
+  type StoreRow,
+} from '../stores/access';
 import { checkoutUrl, checkoutUrlWithShipping } from './checkout';
-import { rankProducts } from './engine';
+import { compareRanked, rankProducts } from './engine';
 import type { CandidateFilters, VectorQuery } from './retrieve';
 import { bigintArray, textArray } from './sql-arrays';
 
 const IMAGE_PLAN = 'pro';
 
-async function resolveStore(db: Db, caller: Caller, req: SearchProductsRequest): Promise<StoreRow> {
+/**
+ * The stores to search: the one named by store_id or store_domain, or, when neither is given,
+ * every store whose policy admits the caller.
+ */
+async function resolveStores(
+  db: Db,
+  caller: Caller,
+  req: SearchProductsRequest,
+): Promise<StoreRow[]> {
+  if (req.store_id === undefined && req.store_domain === undefined) {
+    return accessibleStores(db, caller.developerId);
+  }
   const store = req.store_id
     ? await findStoreById(db, req.store_id)
     : await findStoreByDomain(db, req.store_domain!);
@@ -31,7 +48,7 @@ async function resolveStore(db: Db, caller: Caller, req: SearchProductsRequest):
   if (!store || !(await canAccessStore(db, store, caller.developerId))) {
     throw new ApiError('STORE_NOT_FOUND', `No store with ${name}`, 404, `Unknown store ${name}`);
   }
-  return store;
+  return [store];
 }
 
 /** The style's vector, when it was embedded by the active text model (else it cannot compare). */
@@ -139,7 +156,7 @@ function toResult(row: ProductRow, store: StoreRow, shipping?: ShippingRecord): 
 
 /** POST /search/products: resolve store and profile, rank, and shape the results. */
 export async function searchProducts(db: Db, caller: Caller, req: SearchProductsRequest) {
-  const store = await resolveStore(db, caller, req);
+  const stores = await resolveStores(db, caller, req);
   let style: number[] | undefined;
   let shipping: ShippingRecord | undefined;
   if (req.profile_id !== undefined) {
@@ -163,28 +180,37 @@ export async function searchProducts(db: Db, caller: Caller, req: SearchProducts
     priceMax: req.price_max,
     excludeVariantIds: req.exclude_variant_ids,
   };
-  const ranked = await rankProducts(db, {
-    storeId: store.id,
-    text: req.query.text,
-    image,
-    style,
-    weights: {
-      query: req.query_weight ?? (style ? 0.7 : 1),
-      style: req.style_weight ?? 0.3,
-    },
-    threshold: req.similarity_threshold,
-    limit: req.max_result_count ?? req.result_count ?? DEFAULT_RESULT_COUNT,
-    ...filters,
-  });
+  const limit = req.max_result_count ?? req.result_count ?? DEFAULT_RESULT_COUNT;
+  // Scores are absolute (BM25 over the query's IDF mass, cosines), so one store's can be
+  // compared with another's: each store is ranked with its own statistics, then merged.
+  const ranked = [];
+  for (const store of stores) {
+    const storeRanked = await rankProducts(db, {
+      storeId: store.id,
+      text: req.query.text,
+      image,
+      style,
+      weights: {
+        query: req.query_weight ?? (style ? 0.7 : 1),
+        style: req.style_weight ?? 0.3,
+      },
+      threshold: req.similarity_threshold,
+      limit,
+      ...filters,
+    });
+    ranked.push(...storeRanked.map((r) => ({ ...r, store })));
+  }
+  ranked.sort(compareRanked);
+  ranked.splice(limit);
   const rows = await loadProducts(
     db,
     ranked.map((r) => r.productId),
     filters,
   );
-  const results = ranked
-    .map((r) => rows.get(r.productId))
-    .filter((row): row is ProductRow => row !== undefined && row.variants.length > 0)
-    .map((row) => toResult(row, store, shipping));
+  const results = ranked.flatMap((r) => {
+    const row = rows.get(r.productId);
+    return row && row.variants.length > 0 ? [toResult(row, r.store, shipping)] : [];
+  });
   return {
     results,
     product_ids: results.map((r) => r.id),

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, exists, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { storeAllowedDevelopers, stores } from '../db/schema';
 import { ApiError } from '../errors';
@@ -18,6 +18,33 @@ export async function findStoreByDomain(db: Db, domain: string): Promise<StoreRo
   return row;
 }
 
+/** The allow-list row naming the developer for the store (a store id or the stores.id column). */
+function listsDeveloper(storeId: string | typeof stores.id, developerId: string) {
+  return and(
+    eq(storeAllowedDevelopers.storeId, storeId),
+    eq(storeAllowedDevelopers.developerId, developerId),
+  );
+}
+
+/** Every store whose policy admits the developer: open ones and those listing it. */
+export async function accessibleStores(db: Db, developerId: string): Promise<StoreRow[]> {
+  return db
+    .select()
+    .from(stores)
+    .where(
+      or(
+        eq(stores.accessPolicy, 'open'),
+        exists(
+          db
+            .select({ one: storeAllowedDevelopers.storeId })
+            .from(storeAllowedDevelopers)
+            .where(listsDeveloper(stores.id, developerId)),
+        ),
+      ),
+    )
+    .orderBy(asc(stores.id));
+}
+
 export async function canAccessStore(
   db: Db,
   store: StoreRow,
@@ -27,12 +54,7 @@ export async function canAccessStore(
   const [row] = await db
     .select({ id: storeAllowedDevelopers.developerId })
     .from(storeAllowedDevelopers)
-    .where(
-      and(
-        eq(storeAllowedDevelopers.storeId, store.id),
-        eq(storeAllowedDevelopers.developerId, developerId),
-      ),
-    );
+    .where(listsDeveloper(store.id, developerId));
   return Boolean(row);
 }
 

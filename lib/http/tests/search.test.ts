@@ -7,6 +7,7 @@ let dev: { id: string; key: string };
 let other: { id: string; key: string };
 let store: { id: string; domain: string; name: string };
 let closedStore: { id: string; domain: string };
+let lampStore: { id: string; domain: string };
 
 const catalogue: FixtureProduct[] = [
   {
@@ -95,7 +96,16 @@ beforeAll(async () => {
   store = await createFixtureStore(t.database.db, catalogue);
   closedStore = await createFixtureStore(t.database.db, catalogue.slice(0, 2), {
     accessPolicy: 'allow',
+    allowedDevelopers: [other.id],
   });
+  lampStore = await createFixtureStore(t.database.db, [
+    {
+      id: 9001,
+      title: 'Copper Pipe 3/4 in. Type M',
+      productType: 'Plumbing',
+      variants: [{ id: 90011, price: '19.00' }],
+    },
+  ]);
 });
 afterAll(() => t?.close());
 
@@ -222,6 +232,32 @@ describe('POST /search/products', () => {
     }
   });
 
+  it('searches every store open to the caller when no store is named', async () => {
+    const across = await t.call('POST', '/search/products', {
+      key: dev.key,
+      body: { query: { text: 'copper pipe 3/4 in.' }, max_result_count: 10 },
+    });
+    expect(across.status).toBe(200);
+    const stores = new Set(across.body.results.map((r: { store_id: string }) => r.store_id));
+    expect(stores).toContain(store.id);
+    expect(stores).toContain(lampStore.id);
+    expect(stores).not.toContain(closedStore.id);
+    expect(across.body.product_ids).toEqual(expect.arrayContaining(['9001', '7001']));
+    expect(across.body.product_ids.at(-1)).toBe('7006');
+    for (const r of across.body.results) {
+      const domain = r.store_id === store.id ? store.domain : lampStore.domain;
+      expect(r.store_domain).toBe(domain);
+      expect(r.variants[0].checkout_url.startsWith(`https://${domain}/cart/`)).toBe(true);
+    }
+    const allowed = await t.call('POST', '/search/products', {
+      key: other.key,
+      body: { query: { text: 'pvc pipe' }, max_result_count: 10 },
+    });
+    expect(allowed.body.results.map((r: { store_id: string }) => r.store_id)).toContain(
+      closedStore.id,
+    );
+  });
+
   it('answers INVALID_REQUEST with error and message for bad input', async () => {
     const bad: Array<Record<string, unknown>> = [
       {},
@@ -235,7 +271,7 @@ describe('POST /search/products', () => {
       { query: { text: 'pipe' }, max_result_count: 101 },
       { query: { text: 'pipe' }, price_min: 'cheap' },
       { query: { text: 'pipe' }, price_min: 50, price_max: 10 },
-      { query: { text: 'pipe' }, store_id: undefined },
+      { query: { text: 'pipe' }, store_id: '' },
     ];
     for (const body of bad) {
       const res = await search(body);

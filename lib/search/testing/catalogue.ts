@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { newId } from '../../db/ids';
 import { eq } from 'drizzle-orm';
 import { ingestPages } from '../../catalog/ingest';
-import { products, stores } from '../../db/schema';
+import { products, storeAllowedDevelopers, stores } from '../../db/schema';
 
 export interface FixtureVariant {
   id: number;
@@ -35,7 +35,7 @@ async function* onePage(records: unknown[]): AsyncGenerator<unknown[]> {
 export async function createFixtureStore(
   db: Db,
   items: FixtureProduct[],
-  opts: { accessPolicy?: 'open' | 'allow' } = {},
+  opts: { accessPolicy?: 'open' | 'allow'; allowedDevelopers?: string[] } = {},
 ): Promise<{ id: string; domain: string; name: string; productIds: number[] }> {
   sequence++;
   const id = newId('store');
@@ -44,6 +44,11 @@ export async function createFixtureStore(
   await db
     .insert(stores)
     .values({ id, domain, name, accessPolicy: opts.accessPolicy ?? 'open', verified: true });
+  if (opts.allowedDevelopers?.length) {
+    await db
+      .insert(storeAllowedDevelopers)
+      .values(opts.allowedDevelopers.map((developerId) => ({ storeId: id, developerId })));
+  }
   const records = items.map((p) => ({
     id: p.id,
     title: p.title,
