@@ -283,17 +283,6 @@ export const imageCache = pgTable(
   ],
 );
 
-/** Document frequencies for BM25: lexical ranking needs IDF, which ts_rank lacks. */
-export const termStats = pgTable(
-  'term_stats',
-  {
-    storeId: text('store_id').notNull(),
-    term: text('term').notNull(),
-    docFreq: integer('doc_freq').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.storeId, t.term] })],
-);
-
 /**
  * The lexical index: one row per (product, term) with the field-weighted term frequency, derived
  * from products.search_text. BM25 needs per-document tf and length, which a GIN index cannot give.
@@ -315,11 +304,16 @@ export const searchPostings = pgTable(
   ],
 );
 
-/** Per-store document count and total field-weighted length: BM25's N and average length. */
+/**
+ * Per-store document count and total field-weighted length (BM25's N and average length), and a
+ * version bumped by every change to the store's postings, which tells in-memory snapshots of
+ * them (lib/search/lexical-snapshot.ts) when to reload.
+ */
 export const searchStoreStats = pgTable('search_store_stats', {
   storeId: text('store_id').primaryKey(),
   docCount: integer('doc_count').notNull(),
   totalLen: doublePrecision('total_len').notNull(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
 
 export const orders = pgTable(

@@ -9,6 +9,6 @@ import type { Db } from './client';
  */
 export async function refreshSearchStatistics(db: Db): Promise<void> {
   await db.execute(
-    sql`ANALYZE products, variants, product_embeddings, search_postings, term_stats, search_store_stats`,
+    sql`ANALYZE products, variants, product_embeddings, search_postings, search_store_stats`,
   );
 }

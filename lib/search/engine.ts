@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import { textEmbedder } from '../embeddings';
 import { embedTextsCached } from './cached-embeddings';
+import { lexicalSnapshot, scoreLexical } from './lexical-snapshot';
 import { resolveQueryTerms } from './query-terms';
 import {
   retrieveCandidates,
@@ -37,13 +38,13 @@ function candidateCounts(limit: number) {
   return { lexical: Math.max(100, limit * 3), vector: Math.max(50, limit * 2) };
 }
 
-/** Retrieval for a query: terms, query vector (cached), then the candidates with every signal. */
+/** Retrieval for a query: terms and BM25 (in memory), query vector (cached), then the candidates. */
 export async function gatherCandidates(db: Db, req: RankRequest): Promise<Candidate[]> {
   const mode = req.mode ?? 'fused';
   const provider = textEmbedder();
   const needsText = mode !== 'lexical' || req.style !== undefined;
-  const [terms, textVector] = await Promise.all([
-    mode === 'vector' ? Promise.resolve([]) : resolveQueryTerms(db, req.storeId, req.text),
+  const [snapshot, textVector] = await Promise.all([
+    mode === 'vector' ? Promise.resolve(null) : lexicalSnapshot(db, req.storeId),
     needsText
       ? embedTextsCached(db, provider, [req.text]).then((r) => r.vectors[0])
       : Promise.resolve(undefined),
@@ -51,7 +52,7 @@ export async function gatherCandidates(db: Db, req: RankRequest): Promise<Candid
   const counts = candidateCounts(req.limit);
   return retrieveCandidates(db, {
     storeId: req.storeId,
-    terms,
+    lexical: snapshot ? scoreLexical(snapshot, resolveQueryTerms(snapshot, req.text)) : undefined,
     text:
       textVector && mode !== 'lexical'
         ? { modelId: provider.modelId, dimensions: provider.dimensions, vector: textVector }
@@ -105,7 +106,7 @@ export function rankCandidates(candidates: Candidate[], opts: RankOptions): Rank
     .slice(0, opts.limit);
 }
 
-/** Ranks a store's products for a query: retrieval (BM25 postings + HNSW), then the ranking. */
+/** Ranks a store's products for a query: retrieval (BM25 + HNSW), then the ranking. */
 export async function rankProducts(db: Db, req: RankRequest): Promise<RankedProduct[]> {
   const candidates = await gatherCandidates(db, req);
   return rankCandidates(candidates, { ...req, hasStyle: req.style !== undefined });

@@ -5,6 +5,7 @@ import { products } from '../db/schema';
 import { startTestServer, type TestServer } from '../testing/server';
 import { analyze } from './analyzer';
 import { indexProducts } from './indexer';
+import { documentFrequency, lexicalSnapshot } from './lexical-snapshot';
 import { createFixtureStore } from './testing/catalogue';
 import { bigintArray } from './sql-arrays';
 
@@ -44,11 +45,8 @@ describe('indexProducts', () => {
       .where(eq(products.id, store.productIds[0]!));
     expect(row!.searchText).toContain("'0.75in'");
 
-    const [df] = await queryRows<{ doc_freq: number }>(
-      db,
-      sql`SELECT doc_freq FROM term_stats WHERE store_id = ${store.id} AND term = 'pipe'`,
-    );
-    expect(df!.doc_freq).toBe(3);
+    const before = (await lexicalSnapshot(db, store.id))!;
+    expect(documentFrequency(before, 'pipe')).toBe(3);
     const [stats] = await queryRows<{ doc_count: number }>(
       db,
       sql`SELECT doc_count FROM search_store_stats WHERE store_id = ${store.id}`,
@@ -71,10 +69,11 @@ describe('indexProducts', () => {
       .where(eq(products.id, store.productIds[1]!));
     const changed = await indexProducts(db, store.productIds);
     expect(changed).toMatchObject({ embedded: 1, reused: 2 });
-    const [brass] = await queryRows<{ doc_freq: number }>(
-      db,
-      sql`SELECT doc_freq FROM term_stats WHERE store_id = ${store.id} AND term = 'pvc'`,
-    );
-    expect(brass).toBeUndefined();
+    // Another write bumped the store's version: the next search reads the new postings.
+    const after = (await lexicalSnapshot(db, store.id))!;
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(documentFrequency(after, 'pvc')).toBe(0);
+    expect(documentFrequency(after, 'brass')).toBe(1);
+    expect(documentFrequency(before, 'pvc')).toBe(1);
   });
 });

@@ -57,8 +57,9 @@ const WEIGHT_CASE = sql.raw(
 );
 
 /**
- * Writes search_text for the products, rebuilds their postings from it, and brings the
- * document frequencies (term_stats) and per-store statistics up to date for the terms touched.
+ * Writes search_text for the products, rebuilds their postings from it, and brings the store's
+ * statistics up to date, bumping its version so every process's in-memory snapshot
+ * (lib/search/lexical-snapshot.ts) reloads before its next search.
  */
 export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<void> {
   if (items.length === 0) return;
@@ -66,7 +67,6 @@ export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<v
   const literals = items.map(searchTextLiteral);
   await db.transaction(async (tx) => {
     const conn = tx as unknown as Db;
-    const before = await postedTerms(conn, ids);
     const lenBefore = await postedLengths(conn, ids);
     await tx.execute(sql`
       UPDATE products p SET search_text = u.tsv::tsvector
@@ -85,30 +85,18 @@ export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<v
       ) d
       CROSS JOIN LATERAL unnest(p.search_text) AS t
       WHERE p.id = ANY(${bigintArray(ids)})`);
-    const all = [...before, ...(await postedTerms(conn, ids))];
-    await refreshTermStats(
-      conn,
-      all.map((r) => r.store_id),
-      all.map((r) => r.term),
-    );
     const lenAfter = await postedLengths(conn, ids);
     const stores = [...new Set(items.map((p) => p.storeId))];
     const delta = stores.map((s) => (lenAfter.get(s) ?? 0) - (lenBefore.get(s) ?? 0));
     await conn.execute(sql`
-      INSERT INTO search_store_stats (store_id, doc_count, total_len)
-      SELECT u.id, (SELECT count(*) FROM products p WHERE p.store_id = u.id)::int, u.delta
+      INSERT INTO search_store_stats (store_id, doc_count, total_len, version)
+      SELECT u.id, (SELECT count(*) FROM products p WHERE p.store_id = u.id)::int, u.delta, 1
       FROM unnest(${textArray(stores)}, ${floatArray(delta)}) AS u(id, delta)
       ON CONFLICT (store_id) DO UPDATE
         SET doc_count = excluded.doc_count,
-            total_len = search_store_stats.total_len + excluded.total_len`);
+            total_len = search_store_stats.total_len + excluded.total_len,
+            version = search_store_stats.version + 1`);
   });
-}
-
-function postedTerms(db: Db, ids: number[]) {
-  return queryRows<{ store_id: string; term: string }>(
-    db,
-    sql`SELECT DISTINCT store_id, term FROM search_postings WHERE product_id = ANY(${bigintArray(ids)})`,
-  );
 }
 
 /** Sum of document lengths per store over these products' current postings. */
@@ -123,52 +111,22 @@ async function postedLengths(db: Db, ids: number[]): Promise<Map<string, number>
   return new Map(rows.map((r) => [r.store_id, Number(r.len)]));
 }
 
-async function refreshTermStats(db: Db, storeIds: string[], terms: string[]): Promise<void> {
-  if (terms.length === 0) return;
-  await db.execute(sql`
-    WITH k AS (SELECT DISTINCT s AS store_id, t AS term
-               FROM unnest(${textArray(storeIds)}, ${textArray(terms)}) AS u(s, t)),
-         counted AS (
-           SELECT k.store_id, k.term,
-                  (SELECT count(*) FROM search_postings sp
-                   WHERE sp.store_id = k.store_id AND sp.term = k.term)::int AS df
-           FROM k),
-         gone AS (
-           DELETE FROM term_stats ts USING counted c
-           WHERE ts.store_id = c.store_id AND ts.term = c.term AND c.df = 0)
-    INSERT INTO term_stats (store_id, term, doc_freq)
-    SELECT store_id, term, df FROM counted WHERE df > 0
-    ON CONFLICT (store_id, term) DO UPDATE SET doc_freq = excluded.doc_freq`);
-}
-
-/** N and total length per store, recomputed from all its postings. */
-async function refreshStoreStats(db: Db, storeIds: string[]): Promise<void> {
+/**
+ * Recomputes N and the total length of the stores from their postings, and bumps their
+ * version: for use after products were deleted (their postings go with them by cascade).
+ */
+export async function rebuildLexicalStats(db: Db, storeIds: string[]): Promise<void> {
   if (storeIds.length === 0) return;
   await db.execute(sql`
-    INSERT INTO search_store_stats (store_id, doc_count, total_len)
+    INSERT INTO search_store_stats (store_id, doc_count, total_len, version)
     SELECT s.id,
            (SELECT count(*) FROM products p WHERE p.store_id = s.id)::int,
            coalesce((SELECT sum(d.doc_len) FROM (
               SELECT DISTINCT ON (product_id) doc_len FROM search_postings sp
-              WHERE sp.store_id = s.id ORDER BY product_id) d), 0)
+              WHERE sp.store_id = s.id ORDER BY product_id) d), 0),
+           1
     FROM unnest(${textArray(storeIds)}) AS s(id)
     ON CONFLICT (store_id) DO UPDATE
-      SET doc_count = excluded.doc_count, total_len = excluded.total_len`);
-}
-
-/**
- * Recomputes all lexical statistics of the stores from their postings: for use after products
- * were deleted (their postings go with them by cascade, but document frequencies would lag).
- */
-export async function rebuildLexicalStats(db: Db, storeIds: string[]): Promise<void> {
-  for (const storeId of storeIds) {
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`DELETE FROM term_stats WHERE store_id = ${storeId}`);
-      await tx.execute(sql`
-        INSERT INTO term_stats (store_id, term, doc_freq)
-        SELECT store_id, term, count(*)::int FROM search_postings
-        WHERE store_id = ${storeId} GROUP BY store_id, term`);
-      await refreshStoreStats(tx as unknown as Db, [storeId]);
-    });
-  }
+      SET doc_count = excluded.doc_count, total_len = excluded.total_len,
+          version = search_store_stats.version + 1`);
 }

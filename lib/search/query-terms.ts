@@ -1,8 +1,10 @@
-import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { queryRows } from '../db/client';
 import { queryTerms } from './analyzer';
-import { textArray } from './sql-arrays';
+import {
+  documentFrequency,
+  termsWithPrefix,
+  type LexicalSnapshot,
+  type QueryTerm,
+} from './lexical-snapshot';
 
 /** A corrected term counts a little less than one the shopper typed right. */
 const CORRECTION_WEIGHT = 0.8;
@@ -39,47 +41,24 @@ function allowedEdits(term: string): number {
 /**
  * The query's terms with their weights. A word the store's vocabulary lacks is replaced by the
  * closest known term sharing its first two letters (1 edit for short words, 2 for long ones),
- * most frequent first: pg_trgm is not available in PGlite, and the vocabulary is in term_stats.
+ * most frequent first.
  */
-export async function resolveQueryTerms(
-  db: Db,
-  storeId: string,
-  text: string,
-): Promise<Array<{ term: string; weight: number }>> {
-  const terms = queryTerms(text);
-  if (terms.length === 0) return [];
-  const known = new Set(
-    (
-      await queryRows<{ term: string }>(
-        db,
-        sql`SELECT term FROM term_stats WHERE store_id = ${storeId} AND term = ANY(${textArray(terms)})`,
-      )
-    ).map((r) => r.term),
-  );
-  const out: Array<{ term: string; weight: number }> = [];
-  for (const term of terms) {
+export function resolveQueryTerms(snapshot: LexicalSnapshot | null, text: string): QueryTerm[] {
+  const out: QueryTerm[] = [];
+  for (const term of queryTerms(text)) {
     const edits = allowedEdits(term);
-    if (known.has(term) || edits === 0) {
+    if (!snapshot || snapshot.postings.has(term) || edits === 0) {
       out.push({ term, weight: 1 });
       continue;
     }
-    const prefix = term.slice(0, 2);
-    const candidates = await queryRows<{ term: string; doc_freq: number }>(
-      db,
-      sql`SELECT term, doc_freq FROM term_stats
-          WHERE store_id = ${storeId} AND term >= ${prefix} AND term < ${`${prefix}\u{10FFFF}`}
-            AND length(term) BETWEEN ${term.length - edits} AND ${term.length + edits}`,
-    );
     let best: { term: string; distance: number; df: number } | undefined;
-    for (const c of candidates) {
-      const distance = editDistance(term, c.term, edits);
+    for (const candidate of termsWithPrefix(snapshot, term.slice(0, 2))) {
+      if (Math.abs(candidate.length - term.length) > edits) continue;
+      const distance = editDistance(term, candidate, edits);
       if (distance > edits) continue;
-      if (
-        !best ||
-        distance < best.distance ||
-        (distance === best.distance && c.doc_freq > best.df)
-      ) {
-        best = { term: c.term, distance, df: c.doc_freq };
+      const df = documentFrequency(snapshot, candidate);
+      if (!best || distance < best.distance || (distance === best.distance && df > best.df)) {
+        best = { term: candidate, distance, df };
       }
     }
     out.push(best ? { term: best.term, weight: CORRECTION_WEIGHT } : { term, weight: 1 });

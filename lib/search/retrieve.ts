@@ -1,12 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
-import { floatArray, textArray } from './sql-arrays';
+import type { LexicalScores } from './lexical-snapshot';
+import { bigintArray, textArray } from './sql-arrays';
 import { indexPredicate, typedEmbedding, vectorParam } from './vector-index';
-
-/** BM25 parameters: the usual ones; titles are short, so length normalization stays moderate. */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
 
 /**
  * HNSW search breadth. Iterative scanning (relaxed order) keeps walking the graph past rows the
@@ -29,8 +26,8 @@ export interface CandidateFilters {
 
 export interface RetrievalRequest extends CandidateFilters {
   storeId: string;
-  /** Analyzed query terms with the weight each carries (1, or less for a typo correction). */
-  terms: Array<{ term: string; weight: number }>;
+  /** The query's lexical scores (lib/search/lexical-snapshot.ts); absent in vector-only mode. */
+  lexical?: LexicalScores;
   /** Text query vector: candidates from its HNSW index, and a similarity for every candidate. */
   text?: VectorQuery;
   /** Image query vector, compared with products' image embeddings of its model. */
@@ -69,19 +66,21 @@ function variantFilter(f: CandidateFilters, productRef: SQL): SQL | undefined {
 }
 
 /**
- * One statement: BM25 candidates from the postings and nearest neighbours from the HNSW index,
- * both inside the store and the filters, then every signal computed for their union.
+ * One statement: the best lexical matches that pass the filters and the nearest neighbours from
+ * the HNSW index inside the store and the filters, then every vector signal for their union;
+ * BM25 comes from the query's lexical scores.
  */
 export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise<Candidate[]> {
-  const terms = req.terms.map((t) => t.term);
-  const weights = req.terms.map((t) => t.weight);
   const lexFilter = variantFilter(req, sql.raw('l.product_id'));
   const vecFilter = variantFilter(req, sql.raw('pe.product_id'));
   const text = req.text;
-  // Constants inlined: bound numbers would be typed from their first use (integer here).
-  const k1 = sql.raw(String(BM25_K1));
-  const k1p1 = sql.raw(String(BM25_K1 + 1));
-  const b = sql.raw(String(BM25_B));
+  // Unfiltered, the first matches are the candidates; filtered, the database walks the whole
+  // ranked list until enough pass, so a narrow filter still finds its products.
+  const ranked = req.lexical?.ranked ?? [];
+  const lex = lexFilter
+    ? sql`SELECT l.product_id FROM unnest(${bigintArray(ranked)}) WITH ORDINALITY AS l(product_id, ord)
+          WHERE ${lexFilter} ORDER BY l.ord LIMIT ${req.lexicalCandidates}`
+    : sql`SELECT unnest(${bigintArray(ranked.slice(0, req.lexicalCandidates))}) AS product_id`;
 
   const nearest = (name: string, kind: 'text' | 'image', q: VectorQuery | undefined) =>
     q
@@ -122,31 +121,7 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
   const styleSim = similarity('se', 'text', text, req.style);
 
   const query = sql`
-    WITH st AS (
-      SELECT doc_count AS n, total_len / GREATEST(doc_count, 1) AS avgdl
-      FROM search_store_stats WHERE store_id = ${req.storeId}),
-    qt AS (
-      SELECT u.term, u.weight,
-             ln(1 + (st.n - coalesce(ts.doc_freq, 0) + 0.5) / (coalesce(ts.doc_freq, 0) + 0.5)) AS idf,
-             ts.doc_freq IS NOT NULL AS known
-      FROM unnest(${textArray(terms)}, ${floatArray(weights)}) AS u(term, weight)
-      CROSS JOIN st
-      LEFT JOIN term_stats ts ON ts.store_id = ${req.storeId} AND ts.term = u.term),
-    norm AS (SELECT GREATEST(sum(idf), 1e-9) AS total FROM qt),
-    lex_all AS (
-      SELECT sp.product_id,
-             sum(qt.weight * qt.idf * sp.tf * ${k1p1}
-                 / (sp.tf + ${k1} * (1 - ${b} + ${b} * sp.doc_len / GREATEST(st.avgdl, 1e-9)))) AS bm25,
-             sum(qt.weight * qt.idf) AS matched_idf
-      FROM qt
-      JOIN search_postings sp ON sp.store_id = ${req.storeId} AND sp.term = qt.term
-      CROSS JOIN st
-      WHERE qt.known
-      GROUP BY sp.product_id),
-    lex AS (
-      SELECT l.product_id, l.bm25 FROM lex_all l
-      ${lexFilter ? sql`WHERE ${lexFilter}` : sql``}
-      ORDER BY l.bm25 DESC LIMIT ${req.lexicalCandidates}),
+    WITH lex AS (${lex}),
     ${nearest('vec', 'text', text)},
     ${nearest('img', 'image', req.image)},
     c AS (SELECT product_id FROM lex UNION SELECT product_id FROM vec
@@ -154,14 +129,11 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
     ${textSim.cte} ${imageSim.cte} ${styleSim.cte}
     SELECT c.product_id::float8 AS product_id,
            p.available,
-           coalesce(l.bm25, 0) / (SELECT total FROM norm) AS bm25,
-           LEAST(1, coalesce(l.matched_idf, 0) / (SELECT total FROM norm)) AS coverage,
            coalesce(vec.cos, ${textSim.value}) AS text_cosine,
            coalesce(img.cos, ${imageSim.value}) AS image_cosine,
            ${styleSim.value} AS style_cosine
     FROM c
-    JOIN products p ON p.id = c.product_id
-    LEFT JOIN lex_all l ON l.product_id = c.product_id
+    JOIN products p ON p.id = c.product_id AND p.store_id = ${req.storeId}
     LEFT JOIN vec ON vec.product_id = c.product_id
     LEFT JOIN img ON img.product_id = c.product_id
     ${textSim.join} ${imageSim.join} ${styleSim.join}`;
@@ -169,24 +141,29 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
   // Session settings rather than SET LOCAL in a transaction: over the wire to a PGlite socket
   // server every connection shares one session, where concurrent transactions would collide.
   // The values are fixed, so concurrent searches setting them never disagree.
-  await db.execute(sql.raw(`SET hnsw.ef_search = ${HNSW_EF_SEARCH}`));
-  await db.execute(sql.raw(`SET hnsw.iterative_scan = relaxed_order`));
+  if (text || req.image) {
+    await db.execute(sql.raw(`SET hnsw.ef_search = ${HNSW_EF_SEARCH}`));
+    await db.execute(sql.raw(`SET hnsw.iterative_scan = relaxed_order`));
+  }
   const rows = await queryRows<{
     product_id: number;
     available: boolean;
-    bm25: number;
-    coverage: number;
     text_cosine: number | null;
     image_cosine: number | null;
     style_cosine: number | null;
   }>(db, query);
-  return rows.map((r) => ({
-    productId: Number(r.product_id),
-    available: r.available,
-    bm25: Number(r.bm25),
-    coverage: Number(r.coverage),
-    textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
-    imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
-    styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),
-  }));
+  return rows.map((r) => {
+    const productId = Number(r.product_id);
+    const lexical = req.lexical?.of(productId) ?? { bm25: 0, matchedIdf: 0 };
+    const idfTotal = req.lexical?.idfTotal ?? 1;
+    return {
+      productId,
+      available: r.available,
+      bm25: lexical.bm25 / idfTotal,
+      coverage: Math.min(1, lexical.matchedIdf / idfTotal),
+      textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
+      imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
+      styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),
+    };
+  });
 }

@@ -241,6 +241,17 @@ describe('catalogue sync from products.json', () => {
   });
 
   it('re-syncs incrementally: added, changed and removed products and variants, unchanged ones not re-embedded', async () => {
+    const shopper = await t.newDeveloper();
+    const find = async (text: string) =>
+      (
+        await t.call('POST', '/search/products', {
+          key: shopper.key,
+          body: { store_id: storeId, query: { text }, max_result_count: 5 },
+        })
+      ).body.product_ids as string[];
+    // Searched before the re-sync, so the search index is loaded and must notice the change.
+    expect(await find('wool throw blanket')).toEqual(['104']);
+    expect(await find('cotton apron')).toEqual([]);
     sim.setProducts('sim-home.example', [
       product(101, 'Oak Cutting Board', '35.00', {
         variants: [{ id: 1012, title: 'Large', price: '45.00', available: true }],
@@ -290,6 +301,9 @@ describe('catalogue sync from products.json', () => {
       ['1071', '28.00', true],
       ['1072', '31.00', false],
     ]);
+    expect(await find('wool throw blanket')).toEqual([]);
+    expect(await find('cotton apron')).toEqual(['107']);
+    expect(await find('napkins set of four')).toEqual(['102']);
   });
 
   it('allows one sync per store at a time (SYNC_RUNNING)', async () => {
