@@ -68,11 +68,7 @@ async function main() {
       'import only the judged products plus the first products of the file, N in all',
       (v) => Number(v),
     )
-    .option(
-      '--weights <list>',
-      'lexical weights to compare for the fused ranking',
-      '0.5,0.6,0.7,0.8,0.9',
-    )
+    .option('--weights <list>', 'lexical weights to compare for the fused ranking', '0.8,0.85,0.95')
     .option('--data-dir <dir>', 'evaluation database directory (kept between runs)', './data/eval')
     .parse();
   const opts = program.opts<{

@@ -168,7 +168,7 @@ describe('POST /search/products', () => {
     });
     const strict = await search({
       query: { text: 'copper pipe' },
-      similarity_threshold: 0.9,
+      similarity_threshold: 0.8,
       max_result_count: 20,
     });
     expect(loose.body.results.length).toBeGreaterThan(strict.body.results.length);
