@@ -154,7 +154,7 @@ function toResult(row: ProductRow, store: StoreRow, shipping?: ShippingRecord): 
   };
 }
 
-/** POST /search/products: resolve store and profile, rank, and shape the results. */
+/** POST /search/products: resolve stores and profile, rank, and shape the results. */
 export async function searchProducts(db: Db, caller: Caller, req: SearchProductsRequest) {
   const stores = await resolveStores(db, caller, req);
   let style: number[] | undefined;
@@ -181,8 +181,8 @@ export async function searchProducts(db: Db, caller: Caller, req: SearchProducts
     excludeVariantIds: req.exclude_variant_ids,
   };
   const limit = req.max_result_count ?? req.result_count ?? DEFAULT_RESULT_COUNT;
-  // Scores are absolute (BM25 over the query's IDF mass, cosines), so one store's can be
-  // compared with another's: each store is ranked with its own statistics, then merged.
+  // Scores are absolute (query coverage, BM25 over the query's IDF mass, cosines), so one
+  // store's compare with another's: each store is ranked with its own statistics, then merged.
   const ranked = [];
   for (const store of stores) {
     const storeRanked = await rankProducts(db, {

@@ -43,17 +43,16 @@ function allowedEdits(term: string): number {
  * closest known term sharing its first two letters (1 edit for short words, 2 for long ones),
  * most frequent first.
  */
-export function resolveQueryTerms(snapshot: LexicalSnapshot | null, text: string): QueryTerm[] {
+export function resolveQueryTerms(snapshot: LexicalSnapshot, text: string): QueryTerm[] {
   const out: QueryTerm[] = [];
   for (const term of queryTerms(text)) {
     const edits = allowedEdits(term);
-    if (!snapshot || snapshot.postings.has(term) || edits === 0) {
+    if (snapshot.postings.has(term) || edits === 0) {
       out.push({ term, weight: 1 });
       continue;
     }
     let best: { term: string; distance: number; df: number } | undefined;
     for (const candidate of termsWithPrefix(snapshot, term.slice(0, 2))) {
-      if (Math.abs(candidate.length - term.length) > edits) continue;
       const distance = editDistance(term, candidate, edits);
       if (distance > edits) continue;
       const df = documentFrequency(snapshot, candidate);
