@@ -65,6 +65,13 @@ test('search and refine with the sliders; the URL carries the search', async ({ 
   await expect(page.getByText('Type what you are looking for and press Search.')).toBeVisible();
   await snap(page, 'search-start');
   await page.getByLabel('What are you looking for?').fill('linen duvet cover');
+  const cards = page.getByTestId('product-card');
+  // No store chosen: every store open to the dashboard's developer is searched.
+  await expect(page.getByLabel('Store')).toHaveValue('');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/q=linen\+duvet\+cover/);
+  await expect(page).not.toHaveURL(/store=/);
+  await expect(cards.filter({ hasText: 'Stonewashed linen duvet cover' }).first()).toBeVisible();
   await page.getByLabel('Store').selectOption(E2E_SHOP.domain);
   // The profile has a style, so its slider is offered with the contract's defaults.
   await expect(page.getByTestId('query-weight-value')).toHaveText('0.70');
@@ -73,7 +80,6 @@ test('search and refine with the sliders; the URL carries the search', async ({ 
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(/q=linen\+duvet\+cover/);
   await expect(page).toHaveURL(new RegExp(`store=${E2E_SHOP.domain}`));
-  const cards = page.getByTestId('product-card');
   await expect(cards.first()).toBeVisible();
   await expect(cards.filter({ hasText: 'Stonewashed linen duvet cover' })).toHaveCount(1);
   await expect(cards.first()).toContainText('Harbour Home');
