@@ -64,8 +64,8 @@ async function readStats(db: Db, storeId: string): Promise<StatsRow | undefined>
 
 /**
  * Reads a store's postings. One row per term with its postings packed into a string: PGlite
- * hands over 27,000 such rows for the 618,000 postings of a 54,667-product catalogue in under a
- * second, where one row per posting takes five.
+ * hands over 27,000 such rows for the 618,000 postings of a 54,667-product catalogue in about a
+ * second (about two with parsing), where one row per posting takes five just to read.
  */
 async function loadSnapshot(db: Db, storeId: string, stats: StatsRow): Promise<LexicalSnapshot> {
   const rows = await queryRows<{ term: string; packed: string }>(
