@@ -123,16 +123,20 @@ export async function indexProductImages(
                 ? err.message
                 : String(err);
           result.failed.push({ productId: item.productId, url: item.url, error });
-          logger().warn(
-            { productId: item.productId, url: item.url, error },
-            'product image not indexed',
-          );
         } finally {
           opts.onProgress?.(++done, work.length);
         }
       }),
     ),
   );
+  // One line per batch, not per image: a catalogue whose image host is unreachable or refused
+  // would otherwise log a warning for every product.
+  if (result.failed.length > 0) {
+    logger().warn(
+      { failed: result.failed.length, of: work.length, first: result.failed[0] },
+      'product images not indexed',
+    );
+  }
   if (dimensions > 0) await ensureVectorIndex(db, 'image', embedder.modelId, dimensions);
   return result;
 }
