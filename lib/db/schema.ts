@@ -297,23 +297,28 @@ export const searchPostings = pgTable(
       .references(() => products.id, { onDelete: 'cascade' }),
     tf: real('tf').notNull(),
     docLen: real('doc_len').notNull(),
+    /** The store's search version that wrote this posting (search_store_stats.version). */
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.storeId, t.term, t.productId] }),
     index('search_postings_product_idx').on(t.productId),
+    index('search_postings_version_idx').on(t.storeId, t.version),
   ],
 );
 
 /**
- * Per-store document count and total field-weighted length (BM25's N and average length), and a
- * version bumped by every change to the store's postings, which tells in-memory snapshots of
- * them (lib/search/lexical-snapshot.ts) when to reload.
+ * Per-store document count and total field-weighted length (BM25's N and average length). The
+ * version is bumped by every write to the store's postings and stamped on the postings written;
+ * the epoch by every deletion of them. In-memory snapshots (lib/search/lexical-snapshot.ts) read
+ * the postings newer than their version, or everything again when the epoch moved.
  */
 export const searchStoreStats = pgTable('search_store_stats', {
   storeId: text('store_id').primaryKey(),
   docCount: integer('doc_count').notNull(),
   totalLen: doublePrecision('total_len').notNull(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
+  epoch: bigint('epoch', { mode: 'number' }).notNull().default(0),
 });
 
 export const orders = pgTable(

@@ -58,13 +58,15 @@ const WEIGHT_CASE = sql.raw(
 
 /**
  * Writes search_text for the products, rebuilds their postings from it, and brings the store's
- * statistics up to date, bumping its version so every process's in-memory snapshot
- * (lib/search/lexical-snapshot.ts) reloads before its next search.
+ * statistics up to date. The store's version is bumped first and stamped on the new postings, so
+ * every process's in-memory snapshot (lib/search/lexical-snapshot.ts) reads just these postings
+ * before its next search.
  */
 export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<void> {
   if (items.length === 0) return;
   const ids = items.map((p) => p.id);
   const literals = items.map(searchTextLiteral);
+  const stores = [...new Set(items.map((p) => p.storeId))];
   await db.transaction(async (tx) => {
     const conn = tx as unknown as Db;
     const lenBefore = await postedLengths(conn, ids);
@@ -73,12 +75,18 @@ export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<v
       FROM unnest(${bigintArray(ids)}, ${textArray(literals)}) AS u(id, tsv)
       WHERE p.id = u.id`);
     await tx.execute(sql`DELETE FROM search_postings WHERE product_id = ANY(${bigintArray(ids)})`);
+    // The row lock taken here also orders concurrent writers of one store's postings.
     await tx.execute(sql`
-      INSERT INTO search_postings (store_id, term, product_id, tf, doc_len)
+      INSERT INTO search_store_stats (store_id, doc_count, total_len, version)
+      SELECT id, 0, 0, 1 FROM unnest(${textArray(stores)}) AS u(id)
+      ON CONFLICT (store_id) DO UPDATE SET version = search_store_stats.version + 1`);
+    await tx.execute(sql`
+      INSERT INTO search_postings (store_id, term, product_id, tf, doc_len, version)
       SELECT p.store_id, t.lexeme, p.id,
              (SELECT sum(${WEIGHT_CASE}) FROM unnest(t.weights) AS w),
-             d.len
+             d.len, st.version
       FROM products p
+      JOIN search_store_stats st ON st.store_id = p.store_id
       CROSS JOIN LATERAL (
         SELECT coalesce(sum(${WEIGHT_CASE}), 0) AS len
         FROM unnest(p.search_text) AS x, unnest(x.weights) AS w
@@ -86,16 +94,13 @@ export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<v
       CROSS JOIN LATERAL unnest(p.search_text) AS t
       WHERE p.id = ANY(${bigintArray(ids)})`);
     const lenAfter = await postedLengths(conn, ids);
-    const stores = [...new Set(items.map((p) => p.storeId))];
     const delta = stores.map((s) => (lenAfter.get(s) ?? 0) - (lenBefore.get(s) ?? 0));
     await conn.execute(sql`
-      INSERT INTO search_store_stats (store_id, doc_count, total_len, version)
-      SELECT u.id, (SELECT count(*) FROM products p WHERE p.store_id = u.id)::int, u.delta, 1
+      UPDATE search_store_stats st
+      SET doc_count = (SELECT count(*) FROM products p WHERE p.store_id = st.store_id)::int,
+          total_len = st.total_len + u.delta
       FROM unnest(${textArray(stores)}, ${floatArray(delta)}) AS u(id, delta)
-      ON CONFLICT (store_id) DO UPDATE
-        SET doc_count = excluded.doc_count,
-            total_len = search_store_stats.total_len + excluded.total_len,
-            version = search_store_stats.version + 1`);
+      WHERE st.store_id = u.id`);
   });
 }
 
@@ -112,21 +117,22 @@ async function postedLengths(db: Db, ids: number[]): Promise<Map<string, number>
 }
 
 /**
- * Recomputes N and the total length of the stores from their postings, and bumps their
- * version: for use after products were deleted (their postings go with them by cascade).
+ * Recomputes N and the total length of the stores from their postings, and starts a new epoch:
+ * for use after products were deleted (their postings go with them by cascade), which snapshots
+ * can only learn by reading the store's postings whole.
  */
 export async function rebuildLexicalStats(db: Db, storeIds: string[]): Promise<void> {
   if (storeIds.length === 0) return;
   await db.execute(sql`
-    INSERT INTO search_store_stats (store_id, doc_count, total_len, version)
+    INSERT INTO search_store_stats (store_id, doc_count, total_len, version, epoch)
     SELECT s.id,
            (SELECT count(*) FROM products p WHERE p.store_id = s.id)::int,
            coalesce((SELECT sum(d.doc_len) FROM (
               SELECT DISTINCT ON (product_id) doc_len FROM search_postings sp
               WHERE sp.store_id = s.id ORDER BY product_id) d), 0),
-           1
+           1, 1
     FROM unnest(${textArray(storeIds)}) AS s(id)
     ON CONFLICT (store_id) DO UPDATE
       SET doc_count = excluded.doc_count, total_len = excluded.total_len,
-          version = search_store_stats.version + 1`);
+          version = search_store_stats.version + 1, epoch = search_store_stats.epoch + 1`);
 }

@@ -6,30 +6,43 @@ import { queryRows } from '../db/client';
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
-interface Postings {
-  /** Dense document numbers (indexes into LexicalSnapshot.productIds), ascending. */
-  docs: Int32Array;
+/** A full reload once this share of the snapshot's documents are superseded versions. */
+const MAX_DEAD_SHARE = 0.25;
+
+interface TermPostings {
+  /** Document numbers (indexes into the snapshot's per-document arrays), dead ones included. */
+  docs: number[];
   /** Field-weighted term frequency in each of those documents. */
-  tf: Float32Array;
+  tf: number[];
+  /** Postings of live documents: the term's document frequency. */
+  live: number;
 }
 
 /**
  * A store's postings held in memory, as of one version of its search_store_stats row. The
  * database stays the record (search_postings); this copy exists because scoring BM25 by a SQL
  * aggregate over every posting of a common term costs tens of milliseconds in PGlite, while the
- * same loop over typed arrays costs well under one.
+ * same loop in memory costs well under one.
+ *
+ * A product re-indexed since the snapshot was loaded gets a new document number and its old one
+ * is marked dead, so a refresh reads only the postings written since (search_postings.version).
  */
 export interface LexicalSnapshot {
   storeId: string;
   version: number;
+  epoch: number;
   docCount: number;
-  postings: Map<string, Postings>;
-  /** The vocabulary, sorted, for typo correction by prefix. */
+  postings: Map<string, TermPostings>;
+  /** The vocabulary, sorted, for typo correction by prefix (rebuilt when terms are added). */
   vocabulary: string[];
-  productIds: Float64Array;
+  productIds: number[];
+  /** The terms of each document, to retire its postings when it is superseded. */
+  docTerms: TermPostings[][];
+  dead: boolean[];
+  deadCount: number;
   docOf: Map<number, number>;
   /** k1 * (1 - b + b * len / avgdl) per document: the length part of BM25's denominator. */
-  lengthNorm: Float32Array;
+  lengthNorm: number[];
 }
 
 export interface QueryTerm {
@@ -52,137 +65,200 @@ interface StatsRow {
   doc_count: number;
   total_len: number;
   version: string | number;
+  epoch: string | number;
 }
 
 async function readStats(db: Db, storeId: string): Promise<StatsRow | undefined> {
   const [row] = await queryRows<StatsRow>(
     db,
-    sql`SELECT doc_count, total_len, version FROM search_store_stats WHERE store_id = ${storeId}`,
+    sql`SELECT doc_count, total_len, version, epoch FROM search_store_stats
+        WHERE store_id = ${storeId}`,
   );
   return row;
 }
 
 /**
- * Reads a store's postings. One row per term with its postings packed into a string: PGlite
- * hands over 27,000 such rows for the 618,000 postings of a 54,667-product catalogue in about a
- * second (about two with parsing), where one row per posting takes five just to read.
+ * Reads postings of a store, all of them or those written after a version. One row per term
+ * with its postings packed into a string: PGlite hands over 27,000 such rows for the 618,000
+ * postings of a 54,667-product catalogue in about a second (about two with parsing), where one
+ * row per posting takes five just to read.
  */
-async function loadSnapshot(db: Db, storeId: string, stats: StatsRow): Promise<LexicalSnapshot> {
+async function readPostings(db: Db, storeId: string, after?: number) {
   const rows = await queryRows<{ term: string; packed: string }>(
     db,
     sql`SELECT term, string_agg(product_id::text || ':' || tf::text || ':' || doc_len::text, ' '
                                 ORDER BY product_id) AS packed
-        FROM search_postings WHERE store_id = ${storeId} GROUP BY term`,
+        FROM search_postings
+        WHERE store_id = ${storeId} ${after === undefined ? sql`` : sql`AND version > ${after}`}
+        GROUP BY term`,
   );
-  const docOf = new Map<number, number>();
-  const lengths: number[] = [];
-  const postings = new Map<string, Postings>();
+  const byProduct = new Map<number, { len: number; terms: Array<[string, number]> }>();
   for (const { term, packed } of rows) {
-    const entries = packed.split(' ');
-    const docs = new Int32Array(entries.length);
-    const tf = new Float32Array(entries.length);
-    entries.forEach((entry, i) => {
-      const [id, freq, len] = entry.split(':').map(Number) as [number, number, number];
-      let doc = docOf.get(id);
-      if (doc === undefined) {
-        doc = lengths.length;
-        docOf.set(id, doc);
-        lengths.push(len);
+    for (const entry of packed.split(' ')) {
+      const [id, tf, len] = entry.split(':').map(Number) as [number, number, number];
+      let product = byProduct.get(id);
+      if (!product) {
+        product = { len, terms: [] };
+        byProduct.set(id, product);
       }
-      docs[i] = doc;
-      tf[i] = freq;
-    });
-    postings.set(term, { docs, tf });
+      product.terms.push([term, tf]);
+    }
   }
-  const docCount = Math.max(stats.doc_count, 1);
-  const avgdl = Math.max(stats.total_len / docCount, 1e-9);
-  const productIds = new Float64Array(lengths.length);
-  for (const [id, doc] of docOf) productIds[doc] = id;
+  return byProduct;
+}
+
+function emptySnapshot(storeId: string): LexicalSnapshot {
   return {
     storeId,
-    version: Number(stats.version),
-    docCount,
-    postings,
-    vocabulary: [...postings.keys()].sort(),
-    productIds,
-    docOf,
-    lengthNorm: Float32Array.from(
-      lengths,
-      (len) => BM25_K1 * (1 - BM25_B + (BM25_B * len) / avgdl),
-    ),
+    version: 0,
+    epoch: 0,
+    docCount: 1,
+    postings: new Map(),
+    vocabulary: [],
+    productIds: [],
+    docTerms: [],
+    dead: [],
+    deadCount: 0,
+    docOf: new Map(),
+    lengthNorm: [],
   };
 }
 
-const snapshots = new Map<string, LexicalSnapshot>();
-const loading = new Map<string, Promise<LexicalSnapshot>>();
+/** Adds products' postings, retiring the documents of earlier versions of the same products. */
+function apply(
+  snapshot: LexicalSnapshot,
+  stats: StatsRow,
+  products: Awaited<ReturnType<typeof readPostings>>,
+): void {
+  const docCount = Math.max(stats.doc_count, 1);
+  const avgdl = Math.max(stats.total_len / docCount, 1e-9);
+  let newTerms = false;
+  for (const [productId, { len, terms }] of products) {
+    const previous = snapshot.docOf.get(productId);
+    if (previous !== undefined && !snapshot.dead[previous]) {
+      snapshot.dead[previous] = true;
+      snapshot.deadCount++;
+      for (const list of snapshot.docTerms[previous]!) list.live--;
+      snapshot.docTerms[previous] = [];
+    }
+    const doc = snapshot.productIds.length;
+    snapshot.productIds.push(productId);
+    snapshot.dead.push(false);
+    snapshot.lengthNorm.push(BM25_K1 * (1 - BM25_B + (BM25_B * len) / avgdl));
+    snapshot.docOf.set(productId, doc);
+    const lists: TermPostings[] = [];
+    for (const [term, tf] of terms) {
+      let list = snapshot.postings.get(term);
+      if (!list) {
+        list = { docs: [], tf: [], live: 0 };
+        snapshot.postings.set(term, list);
+        newTerms = true;
+      }
+      list.docs.push(doc);
+      list.tf.push(tf);
+      list.live++;
+      lists.push(list);
+    }
+    snapshot.docTerms.push(lists);
+  }
+  if (newTerms) snapshot.vocabulary = [...snapshot.postings.keys()].sort();
+  snapshot.docCount = docCount;
+  snapshot.version = Number(stats.version);
+  snapshot.epoch = Number(stats.epoch);
+}
 
 /**
- * The store's current snapshot. Every change to a store's postings bumps the version of its
+ * Brings a snapshot to the stats row's version: the postings written since, or all of them when
+ * there is no snapshot yet, products were deleted since (a new epoch), or too many of its
+ * documents are superseded.
+ */
+async function refresh(
+  db: Db,
+  storeId: string,
+  stats: StatsRow,
+  current: LexicalSnapshot | undefined,
+): Promise<LexicalSnapshot> {
+  const incremental =
+    current !== undefined &&
+    current.epoch === Number(stats.epoch) &&
+    current.deadCount <= MAX_DEAD_SHARE * current.productIds.length;
+  const snapshot = incremental ? current : emptySnapshot(storeId);
+  apply(
+    snapshot,
+    stats,
+    await readPostings(db, storeId, incremental ? current.version : undefined),
+  );
+  return snapshot;
+}
+
+const snapshots = new Map<string, LexicalSnapshot>();
+const refreshing = new Map<string, Promise<LexicalSnapshot>>();
+
+/**
+ * The store's current snapshot. Every write to a store's postings bumps the version of its
  * search_store_stats row (lib/search/lexical-index.ts), and every search reads that row, so a
  * search never answers from postings older than the last committed write, whichever process
- * wrote it. Concurrent searches share one load.
+ * wrote it. One refresh per store runs at a time; searches arriving meanwhile share it and then
+ * check the version again.
  */
 export async function lexicalSnapshot(db: Db, storeId: string): Promise<LexicalSnapshot | null> {
-  const stats = await readStats(db, storeId);
-  if (!stats) return null;
-  const current = snapshots.get(storeId);
-  if (current && current.version === Number(stats.version)) return current;
-  const key = `${storeId}@${stats.version}`;
-  let pending = loading.get(key);
-  if (!pending) {
-    pending = loadSnapshot(db, storeId, stats)
+  for (;;) {
+    const stats = await readStats(db, storeId);
+    if (!stats) return null;
+    const current = snapshots.get(storeId);
+    if (current && current.version >= Number(stats.version)) return current;
+    const running = refreshing.get(storeId);
+    if (running) {
+      // A failed refresh is retried by whoever comes next, this search included.
+      await running.catch(() => undefined);
+      continue;
+    }
+    const pending = refresh(db, storeId, stats, current)
       .then((snapshot) => {
-        const newest = snapshots.get(storeId);
-        if (!newest || newest.version < snapshot.version) snapshots.set(storeId, snapshot);
+        snapshots.set(storeId, snapshot);
         return snapshot;
       })
-      .finally(() => loading.delete(key));
-    loading.set(key, pending);
+      .finally(() => refreshing.delete(storeId));
+    refreshing.set(storeId, pending);
+    return pending;
   }
-  return pending;
 }
 
 /** Inverse document frequency as BM25 (Robertson-Sparck Jones, kept positive) defines it. */
-function idf(snapshot: LexicalSnapshot, term: string): number {
-  const df = snapshot.postings.get(term)?.docs.length ?? 0;
-  return Math.log(1 + (snapshot.docCount - df + 0.5) / (df + 0.5));
+function idf(snapshot: LexicalSnapshot, df: number): number {
+  return Math.log(1 + Math.max(snapshot.docCount - df + 0.5, 0) / (df + 0.5));
 }
 
 /** BM25 of every document holding a query term, and the IDF mass of the terms each holds. */
 export function scoreLexical(snapshot: LexicalSnapshot, terms: QueryTerm[]): LexicalScores {
-  const n = snapshot.productIds.length;
-  const bm25 = new Float64Array(n);
-  const matched = new Float64Array(n);
-  const seen = new Uint8Array(n);
-  const touched: number[] = [];
+  const scores = new Map<number, { bm25: number; matchedIdf: number }>();
   let idfTotal = 0;
   for (const { term, weight } of terms) {
-    const termIdf = idf(snapshot, term);
-    idfTotal += termIdf;
     const list = snapshot.postings.get(term);
+    const termIdf = idf(snapshot, list?.live ?? 0);
+    idfTotal += termIdf;
     if (!list) continue;
     const w = weight * termIdf;
     for (let i = 0; i < list.docs.length; i++) {
       const doc = list.docs[i]!;
+      if (snapshot.dead[doc]) continue;
       const tf = list.tf[i]!;
-      if (seen[doc] === 0) {
-        seen[doc] = 1;
-        touched.push(doc);
+      const productId = snapshot.productIds[doc]!;
+      const add = (w * tf * (BM25_K1 + 1)) / (tf + snapshot.lengthNorm[doc]!);
+      const score = scores.get(productId);
+      if (score) {
+        score.bm25 += add;
+        score.matchedIdf += w;
+      } else {
+        scores.set(productId, { bm25: add, matchedIdf: w });
       }
-      bm25[doc] = bm25[doc]! + (w * tf * (BM25_K1 + 1)) / (tf + snapshot.lengthNorm[doc]!);
-      matched[doc] = matched[doc]! + w;
     }
   }
-  touched.sort((a, b) => bm25[b]! - bm25[a]! || a - b);
+  const ranked = [...scores].sort((a, b) => b[1].bm25 - a[1].bm25).map(([productId]) => productId);
   return {
     idfTotal: Math.max(idfTotal, 1e-9),
-    ranked: touched.map((doc) => snapshot.productIds[doc]!),
-    of(productId) {
-      const doc = snapshot.docOf.get(productId);
-      return doc === undefined
-        ? { bm25: 0, matchedIdf: 0 }
-        : { bm25: bm25[doc]!, matchedIdf: matched[doc]! };
-    },
+    ranked,
+    of: (productId) => scores.get(productId) ?? { bm25: 0, matchedIdf: 0 },
   };
 }
 
@@ -201,6 +277,7 @@ export function termsWithPrefix(snapshot: LexicalSnapshot, prefix: string): stri
   return out;
 }
 
+/** Products holding the term (0 for a term the store does not use, or no longer uses). */
 export function documentFrequency(snapshot: LexicalSnapshot, term: string): number {
-  return snapshot.postings.get(term)?.docs.length ?? 0;
+  return snapshot.postings.get(term)?.live ?? 0;
 }

@@ -47,7 +47,7 @@ export function resolveQueryTerms(snapshot: LexicalSnapshot, text: string): Quer
   const out: QueryTerm[] = [];
   for (const term of queryTerms(text)) {
     const edits = allowedEdits(term);
-    if (snapshot.postings.has(term) || edits === 0) {
+    if (documentFrequency(snapshot, term) > 0 || edits === 0) {
       out.push({ term, weight: 1 });
       continue;
     }
