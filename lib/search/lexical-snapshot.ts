@@ -3,8 +3,8 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 
 /** BM25 parameters: the usual ones; titles are short, so length normalization stays moderate. */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 
 /** A full reload once this share of the snapshot's documents are superseded versions. */
 const MAX_DEAD_SHARE = 0.25;
