@@ -28,7 +28,6 @@ interface TermPostings {
  * is marked dead, so a refresh reads only the postings written since (search_postings.version).
  */
 export interface LexicalSnapshot {
-  storeId: string;
   version: number;
   epoch: number;
   docCount: number;
@@ -53,12 +52,14 @@ export interface QueryTerm {
 
 /** One query's lexical evidence over the store's documents. */
 export interface LexicalScores {
-  /** Sum of the query terms' IDF: BM25 divided by it is about 1 for a full match. */
-  idfTotal: number;
   /** Product ids of every matching document, best BM25 first. */
   ranked: number[];
-  /** BM25 and matched IDF of a product (0 when it matches no term). */
-  of(productId: number): { bm25: number; matchedIdf: number };
+  /**
+   * A product's BM25 divided by the query terms' summed IDF (about 1 for a product holding every
+   * term once at average length), and the share of that IDF mass it holds (0..1); both 0 when
+   * it matches no term.
+   */
+  of(productId: number): { bm25: number; coverage: number };
 }
 
 interface StatsRow {
@@ -107,9 +108,8 @@ async function readPostings(db: Db, storeId: string, after?: number) {
   return byProduct;
 }
 
-function emptySnapshot(storeId: string): LexicalSnapshot {
+function emptySnapshot(): LexicalSnapshot {
   return {
-    storeId,
     version: 0,
     epoch: 0,
     docCount: 1,
@@ -182,7 +182,7 @@ async function refresh(
     current !== undefined &&
     current.epoch === Number(stats.epoch) &&
     current.deadCount <= MAX_DEAD_SHARE * current.productIds.length;
-  const snapshot = incremental ? current : emptySnapshot(storeId);
+  const snapshot = incremental ? current : emptySnapshot();
   apply(
     snapshot,
     stats,
@@ -255,10 +255,15 @@ export function scoreLexical(snapshot: LexicalSnapshot, terms: QueryTerm[]): Lex
     }
   }
   const ranked = [...scores].sort((a, b) => b[1].bm25 - a[1].bm25).map(([productId]) => productId);
+  const total = Math.max(idfTotal, 1e-9);
   return {
-    idfTotal: Math.max(idfTotal, 1e-9),
     ranked,
-    of: (productId) => scores.get(productId) ?? { bm25: 0, matchedIdf: 0 },
+    of(productId) {
+      const score = scores.get(productId);
+      return score
+        ? { bm25: score.bm25 / total, coverage: Math.min(1, score.matchedIdf / total) }
+        : { bm25: 0, coverage: 0 };
+    },
   };
 }
 

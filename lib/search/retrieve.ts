@@ -154,13 +154,12 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
   }>(db, query);
   return rows.map((r) => {
     const productId = Number(r.product_id);
-    const lexical = req.lexical?.of(productId) ?? { bm25: 0, matchedIdf: 0 };
-    const idfTotal = req.lexical?.idfTotal ?? 1;
+    const { bm25, coverage } = req.lexical?.of(productId) ?? { bm25: 0, coverage: 0 };
     return {
       productId,
       available: r.available,
-      bm25: lexical.bm25 / idfTotal,
-      coverage: Math.min(1, lexical.matchedIdf / idfTotal),
+      bm25,
+      coverage,
       textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
       imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
       styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),
