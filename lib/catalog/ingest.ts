@@ -4,7 +4,8 @@ import { products } from '../db/schema';
 import { refreshSearchStatistics } from '../db/statistics';
 import { logger } from '../log/logger';
 import { indexProducts } from '../search/indexer';
-import { rebuildLexicalStats } from '../search/lexical-index';
+import { unindexLexical } from '../search/lexical-index';
+import { bigintArray } from '../search/sql-arrays';
 import type { SyncProgress } from '../stores/registry';
 import {
   BadRecordError,
@@ -28,7 +29,8 @@ export interface IngestOptions {
 const SAVE_INTERVAL_MS = 1000;
 
 /**
- * Deletes the store's products missing from `keep` (search rows cascade). An empty listing is
+ * Deletes the store's products missing from `keep`, first taking them out of the lexical index
+ * (its global statistics count them); their other search rows cascade. An empty listing is
  * taken as a broken feed rather than a store that sold everything: nothing is removed.
  */
 async function removeVanished(db: Db, storeId: string, keep: Set<string>): Promise<number> {
@@ -37,16 +39,25 @@ async function removeVanished(db: Db, storeId: string, keep: Set<string>): Promi
     return 0;
   }
   // One jsonb parameter, not one per id: a store may list more ids than a statement may bind.
-  const gone = await db
-    .delete(products)
-    .where(
-      and(
-        eq(products.storeId, storeId),
-        sql`${products.externalId} NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify([...keep])}::jsonb))`,
-      ),
-    )
-    .returning({ id: products.id });
-  return gone.length;
+  return db.transaction(async (tx) => {
+    const gone = await tx
+      .select({ id: products.id })
+      .from(products)
+      .where(
+        and(
+          eq(products.storeId, storeId),
+          sql`${products.externalId} NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify([...keep])}::jsonb))`,
+        ),
+      );
+    const ids = gone.map((g) => g.id);
+    await unindexLexical(tx as unknown as Db, storeId, ids);
+    if (ids.length > 0) {
+      await tx
+        .delete(products)
+        .where(and(eq(products.storeId, storeId), sql`${products.id} = ANY(${bigintArray(ids)})`));
+    }
+    return ids.length;
+  });
 }
 
 /**
@@ -118,8 +129,6 @@ export async function ingestPages(
 
   if (opts.removeVanished) {
     progress.removed = await removeVanished(db, storeId, seen);
-    // Deleted products took their postings with them; document frequencies must follow.
-    if (progress.removed > 0) await rebuildLexicalStats(db, [storeId]);
     await report(true);
   }
   if (progress.added + progress.changed + progress.removed > 0) {

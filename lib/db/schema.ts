@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigserial,
   bigint,
   boolean,
   customType,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -173,10 +175,16 @@ export const syncErrors = pgTable(
   (t) => [index('sync_errors_store_idx').on(t.storeId, t.createdAt)],
 );
 
+/**
+ * The catalogue tables (products, variants, product_embeddings and the lexical index) are keyed
+ * by store first: on Citus they are distributed by store_id and co-located, so every key and
+ * foreign key among them carries the store (lib/db/migrations/0005_distributed_catalogue.sql).
+ * Product ids stay unique on their own (one sequence), so lookups by id alone still work.
+ */
 export const products = pgTable(
   'products',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     storeId: text('store_id')
       .notNull()
       .references(() => stores.id, { onDelete: 'cascade' }),
@@ -208,18 +216,26 @@ export const products = pgTable(
     ...timestamps,
   },
   (t) => [
+    primaryKey({ columns: [t.storeId, t.id] }),
     uniqueIndex('products_store_external_uq').on(t.storeId, t.externalId),
-    index('products_search_text_idx').using('gin', t.searchText),
+    index('products_id_idx').on(t.id),
   ],
 );
+
+/** A catalogue row's reference to its product, store included (see products). */
+function productReference(name: string, storeId: AnyPgColumn, productId: AnyPgColumn) {
+  return foreignKey({
+    name,
+    columns: [storeId, productId],
+    foreignColumns: [products.storeId, products.id],
+  }).onDelete('cascade');
+}
 
 export const variants = pgTable(
   'variants',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    productId: bigint('product_id', { mode: 'number' })
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    productId: bigint('product_id', { mode: 'number' }).notNull(),
     storeId: text('store_id').notNull(),
     externalId: text('external_id').notNull(),
     title: text('title').notNull().default(''),
@@ -232,6 +248,8 @@ export const variants = pgTable(
     position: integer('position').notNull().default(1),
   },
   (t) => [
+    primaryKey({ columns: [t.storeId, t.id] }),
+    productReference('variants_product_fk', t.storeId, t.productId),
     uniqueIndex('variants_store_external_uq').on(t.storeId, t.externalId),
     index('variants_product_idx').on(t.productId),
     index('variants_price_idx').on(t.storeId, t.price),
@@ -241,9 +259,8 @@ export const variants = pgTable(
 export const productEmbeddings = pgTable(
   'product_embeddings',
   {
-    productId: bigint('product_id', { mode: 'number' })
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    storeId: text('store_id').notNull(),
+    productId: bigint('product_id', { mode: 'number' }).notNull(),
     kind: text('kind', { enum: ['text', 'image'] }).notNull(),
     modelId: text('model_id').notNull(),
     /** Hash of the embedded input, so a re-sync re-embeds only what changed. */
@@ -253,7 +270,10 @@ export const productEmbeddings = pgTable(
   },
   // No index on (model_id, kind): every lookup goes by product, and with stale statistics the
   // planner preferred that index to the primary key, scanning a whole model per candidate.
-  (t) => [primaryKey({ columns: [t.productId, t.kind, t.modelId] })],
+  (t) => [
+    primaryKey({ columns: [t.storeId, t.productId, t.kind, t.modelId] }),
+    productReference('product_embeddings_product_fk', t.storeId, t.productId),
+  ],
 );
 
 /** Embeddings keyed by model and input hash: re-imports and eval runs skip work already done. */
@@ -286,39 +306,49 @@ export const imageCache = pgTable(
 /**
  * The lexical index: one row per (product, term) with the field-weighted term frequency, derived
  * from products.search_text. BM25 needs per-document tf and length, which a GIN index cannot give.
+ * `impact` is the posting's BM25 term-frequency part, tf * (k1 + 1) / (tf + k1 * (1 - b + b *
+ * len / avgdl)), with the average length when it was written: the IDF is the same for every
+ * posting of a term, so the indexes ordered by impact let a search read a common term's best
+ * postings first and stop (lib/search/lexical-retrieval.ts).
  */
 export const searchPostings = pgTable(
   'search_postings',
   {
     storeId: text('store_id').notNull(),
+    productId: bigint('product_id', { mode: 'number' }).notNull(),
     term: text('term').notNull(),
-    productId: bigint('product_id', { mode: 'number' })
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
     tf: real('tf').notNull(),
     docLen: real('doc_len').notNull(),
-    /** The store's search version that wrote this posting (search_store_stats.version). */
-    version: bigint('version', { mode: 'number' }).notNull().default(0),
+    impact: real('impact').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.storeId, t.term, t.productId] }),
-    index('search_postings_product_idx').on(t.productId),
-    index('search_postings_version_idx').on(t.storeId, t.version),
+    primaryKey({ columns: [t.storeId, t.productId, t.term] }),
+    productReference('search_postings_product_fk', t.storeId, t.productId),
+    // The trailing ids give reads a fixed order among equal impacts, on every engine.
+    index('search_postings_term_impact_idx').on(t.term, t.impact.desc(), t.storeId, t.productId),
+    index('search_postings_store_term_impact_idx').on(
+      t.storeId,
+      t.term,
+      t.impact.desc(),
+      t.productId,
+    ),
   ],
 );
 
-/**
- * Per-store document count and total field-weighted length (BM25's N and average length). The
- * version is bumped by every write to the store's postings and stamped on the postings written;
- * the epoch by every deletion of them. In-memory snapshots (lib/search/lexical-snapshot.ts) read
- * the postings newer than their version, or everything again when the epoch moved.
- */
+/** Per-store document count and total field-weighted length: summed, BM25's N and avgdl. */
 export const searchStoreStats = pgTable('search_store_stats', {
   storeId: text('store_id').primaryKey(),
   docCount: integer('doc_count').notNull(),
   totalLen: doublePrecision('total_len').notNull(),
-  version: bigint('version', { mode: 'number' }).notNull().default(0),
-  epoch: bigint('epoch', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * The vocabulary over every store with each term's document frequency: the global statistics
+ * that make one store's scores comparable with another's, and the list typo correction searches.
+ */
+export const searchTerms = pgTable('search_terms', {
+  term: text('term').primaryKey(),
+  df: integer('df').notNull(),
 });
 
 export const orders = pgTable(

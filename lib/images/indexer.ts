@@ -65,16 +65,21 @@ export async function indexProductImages(
   const result: ImageIndexResult = { embedded: 0, unchanged: 0, withoutImage: 0, failed: [] };
   if (ids.length === 0) return result;
 
-  const rows = await queryRows<{ id: string | number; images: unknown; input_hash: string | null }>(
+  const rows = await queryRows<{
+    id: string | number;
+    store_id: string;
+    images: unknown;
+    input_hash: string | null;
+  }>(
     db,
-    sql`SELECT p.id, p.images, pe.input_hash
+    sql`SELECT p.id, p.store_id, p.images, pe.input_hash
         FROM products p
         LEFT JOIN product_embeddings pe
-          ON pe.product_id = p.id AND pe.kind = 'image' AND pe.model_id = ${embedder.modelId}
+          ON pe.store_id = p.store_id AND pe.product_id = p.id AND pe.kind = 'image' AND pe.model_id = ${embedder.modelId}
         WHERE p.id = ANY(${bigintArray(ids)})
         ORDER BY p.id`,
   );
-  const work: { productId: number; url: string; hash: string }[] = [];
+  const work: { productId: number; storeId: string; url: string; hash: string }[] = [];
   const imageless: number[] = [];
   for (const row of rows) {
     const productId = Number(row.id);
@@ -85,7 +90,7 @@ export async function indexProductImages(
     }
     const hash = urlHash(url);
     if (row.input_hash === hash) result.unchanged++;
-    else work.push({ productId, url, hash });
+    else work.push({ productId, storeId: row.store_id, url, hash });
   }
   result.withoutImage = imageless.length;
   if (imageless.length > 0) {
@@ -107,12 +112,13 @@ export async function indexProductImages(
           const [vector] = await embedding(() => embedder.embedImages([image.bytes]));
           dimensions = vector!.length;
           await db.execute(
-            sql`INSERT INTO product_embeddings (product_id, kind, model_id, input_hash, embedding)
-                VALUES (${item.productId}, 'image', ${embedder.modelId}, ${item.hash},
+            sql`INSERT INTO product_embeddings
+                  (store_id, product_id, kind, model_id, input_hash, embedding)
+                VALUES (${item.storeId}, ${item.productId}, 'image', ${embedder.modelId}, ${item.hash},
                         ${`[${vector!.join(',')}]`}::vector)
-                ON CONFLICT (product_id, kind, model_id)
+                ON CONFLICT (store_id, product_id, kind, model_id)
                 DO UPDATE SET input_hash = excluded.input_hash, embedding = excluded.embedding,
-                              created_at = now()`,
+                              created_at = excluded.created_at`,
           );
           result.embedded++;
         } catch (err) {

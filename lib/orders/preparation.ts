@@ -43,7 +43,10 @@ async function priceLines(db: Db, store: StoreRow, body: BuyRequest): Promise<Or
       productTitle: products.title,
     })
     .from(variants)
-    .innerJoin(products, eq(products.id, variants.productId))
+    .innerJoin(
+      products,
+      and(eq(products.storeId, variants.storeId), eq(products.id, variants.productId)),
+    )
     .where(and(eq(variants.storeId, store.id), inArray(variants.externalId, ids)));
   const byId = new Map(rows.map((r) => [r.externalId, r]));
   const issues: FieldIssue[] = [];

@@ -1,18 +1,18 @@
 import type { Db } from '../db/client';
 import { textEmbedder } from '../embeddings';
 import { embedTextsCached } from './cached-embeddings';
-import { lexicalSnapshot, scoreLexical } from './lexical-snapshot';
 import { resolveQueryTerms } from './query-terms';
 import {
   retrieveCandidates,
   type Candidate,
   type CandidateFilters,
+  type SearchScope,
   type VectorQuery,
 } from './retrieve';
 import { LEXICAL_WEIGHT, personalizedScore, type RankingMode, type Weights } from './score';
 
 export interface RankRequest extends CandidateFilters {
-  storeId: string;
+  scope: SearchScope;
   text: string;
   mode?: RankingMode;
   image?: VectorQuery;
@@ -26,6 +26,7 @@ export interface RankRequest extends CandidateFilters {
 
 export interface RankedProduct {
   productId: number;
+  storeId: string;
   score: number;
   available: boolean;
 }
@@ -38,21 +39,21 @@ function candidateCounts(limit: number) {
   return { lexical: Math.max(100, limit * 3), vector: Math.max(50, limit * 2) };
 }
 
-/** Retrieval for a query: terms and BM25 (in memory), query vector (cached), then the candidates. */
+/** Retrieval for a query: terms and statistics, query vector (cached), then the candidates. */
 export async function gatherCandidates(db: Db, req: RankRequest): Promise<Candidate[]> {
   const mode = req.mode ?? 'fused';
   const provider = textEmbedder();
   const needsText = mode !== 'lexical' || req.style !== undefined;
-  const [snapshot, textVector] = await Promise.all([
-    mode === 'vector' ? Promise.resolve(null) : lexicalSnapshot(db, req.storeId),
+  const [lexical, textVector] = await Promise.all([
+    mode === 'vector' ? Promise.resolve(undefined) : resolveQueryTerms(db, req.text),
     needsText
       ? embedTextsCached(db, provider, [req.text]).then((r) => r.vectors[0])
       : Promise.resolve(undefined),
   ]);
   const counts = candidateCounts(req.limit);
   return retrieveCandidates(db, {
-    storeId: req.storeId,
-    lexical: snapshot ? scoreLexical(snapshot, resolveQueryTerms(snapshot, req.text)) : undefined,
+    scope: req.scope,
+    lexical,
     text:
       textVector && mode !== 'lexical'
         ? { modelId: provider.modelId, dimensions: provider.dimensions, vector: textVector }
@@ -98,6 +99,7 @@ export function rankCandidates(candidates: Candidate[], opts: RankOptions): Rank
   return candidates
     .map((c) => ({
       productId: c.productId,
+      storeId: c.storeId,
       available: c.available,
       score: personalizedScore(c, mode, weights, opts.hasStyle, lexicalWeight),
     }))
@@ -106,7 +108,7 @@ export function rankCandidates(candidates: Candidate[], opts: RankOptions): Rank
     .slice(0, opts.limit);
 }
 
-/** Ranks a store's products for a query: retrieval (BM25 + HNSW), then the ranking. */
+/** Ranks the products in scope for a query: one retrieval (BM25 + HNSW), then the ranking. */
 export async function rankProducts(db: Db, req: RankRequest): Promise<RankedProduct[]> {
   const candidates = await gatherCandidates(db, req);
   return rankCandidates(candidates, { ...req, hasStyle: req.style !== undefined });

@@ -4,7 +4,7 @@ import { queryRows } from '../db/client';
 import { refreshSearchStatistics } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
 import { indexProductImages, type ImageIndexResult } from '../images/indexer';
-import { indexLexical, rebuildLexicalStats, type IndexableProduct } from './lexical-index';
+import { indexLexical, type IndexableProduct } from './lexical-index';
 import { embedProducts } from './text-embeddings';
 import { dropOtherVectorIndexes, ensureVectorIndex } from './vector-index';
 import { bigintArray } from './sql-arrays';
@@ -126,11 +126,6 @@ export async function reindexAll(db: Db, opts: IndexOptions = {}): Promise<Index
     db,
     rows.map((r) => Number(r.id)),
     opts,
-  );
-  const stores = await queryRows<{ id: string }>(db, sql`SELECT id FROM stores`);
-  await rebuildLexicalStats(
-    db,
-    stores.map((s) => s.id),
   );
   await refreshSearchStatistics(db);
   return result;

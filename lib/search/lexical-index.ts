@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { analyze } from './analyzer';
-import { bigintArray, textArray, floatArray } from './sql-arrays';
+import { impact } from './bm25';
+import { bigintArray, floatArray, textArray } from './sql-arrays';
 
 /**
  * Field weights of BM25F: a title term counts 1, a type/tag/vendor term 0.5, a description
@@ -13,6 +14,8 @@ export const FIELD_WEIGHTS = { A: 1, B: 0.5, C: 0.2 } as const;
 
 /** tsvector positions stop at 16383; descriptions beyond this many terms add nothing useful. */
 const MAX_DESCRIPTION_TERMS = 400;
+/** A tsvector keeps at most 256 positions per lexeme; term frequencies follow the same cap. */
+const MAX_POSITIONS = 256;
 
 export interface IndexableProduct {
   id: number;
@@ -24,115 +27,206 @@ export interface IndexableProduct {
   description: string;
 }
 
+interface ProductTerms {
+  /** The product's terms as a tsvector literal (products.search_text). */
+  literal: string;
+  /** Field-weighted term frequency per term. */
+  tf: Map<string, number>;
+  /** Field-weighted document length: the sum of the frequencies. */
+  length: number;
+}
+
 function quoteLexeme(term: string): string {
   return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
 /**
- * The product's terms as a tsvector literal, built here rather than with to_tsvector so that the
- * stored lexemes are exactly the analyzer's terms (units, fractions, model numbers intact).
+ * The product's terms with positions and field weights, built here rather than with to_tsvector
+ * so that the stored lexemes are exactly the analyzer's terms (units, fractions, model numbers
+ * intact), and their BM25F frequencies.
  */
-export function searchTextLiteral(p: IndexableProduct): string {
+function productTerms(p: IndexableProduct): ProductTerms {
   const fields: Array<[keyof typeof FIELD_WEIGHTS, string[]]> = [
     ['A', analyze(p.title)],
     ['B', analyze([p.productType, p.vendor, ...p.tags].join(' . '))],
     ['C', analyze(p.description).slice(0, MAX_DESCRIPTION_TERMS)],
   ];
   const positions = new Map<string, string[]>();
+  const tf = new Map<string, number>();
   let position = 0;
+  let length = 0;
   for (const [weight, terms] of fields) {
     for (const term of terms) {
       position = Math.min(position + 1, 16383);
       const list = positions.get(term) ?? [];
-      // A tsvector keeps at most 256 positions per lexeme.
-      if (list.length < 256) list.push(`${position}${weight}`);
+      if (list.length >= MAX_POSITIONS) continue;
+      list.push(`${position}${weight}`);
       positions.set(term, list);
+      tf.set(term, (tf.get(term) ?? 0) + FIELD_WEIGHTS[weight]);
+      length += FIELD_WEIGHTS[weight];
     }
   }
-  return [...positions].map(([term, list]) => `${quoteLexeme(term)}:${list.join(',')}`).join(' ');
+  const literal = [...positions]
+    .map(([term, list]) => `${quoteLexeme(term)}:${list.join(',')}`)
+    .join(' ');
+  return { literal, tf, length };
 }
 
-const WEIGHT_CASE = sql.raw(
-  `CASE w WHEN 'A' THEN ${FIELD_WEIGHTS.A} WHEN 'B' THEN ${FIELD_WEIGHTS.B} ELSE ${FIELD_WEIGHTS.C} END`,
-);
+export function searchTextLiteral(p: IndexableProduct): string {
+  return productTerms(p).literal;
+}
+
+/** Sum of document counts and lengths over every store: BM25's N and average length. */
+export async function corpusTotals(db: Db): Promise<{ docCount: number; totalLen: number }> {
+  const [row] = await queryRows<{ doc_count: number | string; total_len: number | string }>(
+    db,
+    sql`SELECT coalesce(sum(doc_count), 0)::float8 AS doc_count,
+               coalesce(sum(total_len), 0)::float8 AS total_len
+        FROM search_store_stats`,
+  );
+  return { docCount: Number(row?.doc_count ?? 0), totalLen: Number(row?.total_len ?? 0) };
+}
+
+interface PostingsDelta {
+  /** Change of each term's document frequency. */
+  df: Map<string, number>;
+  /** Change of each store's total length. */
+  length: Map<string, number>;
+}
+
+function addTo(map: Map<string, number>, key: string, by: number) {
+  map.set(key, (map.get(key) ?? 0) + by);
+}
+
+/** Deletes the products' postings and returns what they counted for. */
+async function removePostings(db: Db, ids: number[], delta: PostingsDelta): Promise<void> {
+  const key = bigintArray(ids);
+  const [terms, lengths] = await Promise.all([
+    queryRows<{ term: string; n: number | string }>(
+      db,
+      sql`SELECT term, count(*) AS n FROM search_postings WHERE product_id = ANY(${key})
+          GROUP BY term`,
+    ),
+    queryRows<{ store_id: string; len: number | string }>(
+      db,
+      sql`SELECT store_id, sum(doc_len)::float8 AS len FROM (
+            SELECT DISTINCT store_id, product_id, doc_len FROM search_postings
+            WHERE product_id = ANY(${key})) d
+          GROUP BY store_id`,
+    ),
+  ]);
+  for (const { term, n } of terms) addTo(delta.df, term, -Number(n));
+  for (const { store_id, len } of lengths) addTo(delta.length, store_id, -Number(len));
+  await db.execute(sql`DELETE FROM search_postings WHERE product_id = ANY(${key})`);
+}
 
 /**
- * Writes search_text for the products, rebuilds their postings from it, and brings the store's
- * statistics up to date. The store's version is bumped first and stamped on the new postings, so
- * every process's in-memory snapshot (lib/search/lexical-snapshot.ts) reads just these postings
- * before its next search.
+ * Brings search_terms and search_store_stats in line with a change of postings. Terms are
+ * written in sorted order, so that concurrent indexers lock shared terms in the same order.
+ */
+async function applyDelta(db: Db, stores: string[], delta: PostingsDelta): Promise<void> {
+  const changed = [...delta.df].filter(([, n]) => n !== 0).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (changed.length > 0) {
+    await db.execute(sql`
+      INSERT INTO search_terms (term, df)
+      SELECT term, n FROM unnest(${textArray(changed.map(([t]) => t))},
+                                 ${floatArray(changed.map(([, n]) => n))}) AS u(term, n)
+      ON CONFLICT (term) DO UPDATE SET df = search_terms.df + excluded.df`);
+    await db.execute(sql`
+      DELETE FROM search_terms
+      WHERE term = ANY(${textArray(changed.map(([t]) => t))}) AND df <= 0`);
+  }
+  // Counted apart from the update: on Citus products are distributed and this table is not.
+  const counts = await queryRows<{ store_id: string; n: number | string }>(
+    db,
+    sql`SELECT store_id, count(*) AS n FROM products WHERE store_id = ANY(${textArray(stores)})
+        GROUP BY store_id`,
+  );
+  const docs = new Map(counts.map((r) => [r.store_id, Number(r.n)]));
+  await db.execute(sql`
+    INSERT INTO search_store_stats (store_id, doc_count, total_len)
+    SELECT id, n, greatest(len, 0) FROM unnest(${textArray(stores)},
+      ${floatArray(stores.map((s) => docs.get(s) ?? 0))},
+      ${floatArray(stores.map((s) => delta.length.get(s) ?? 0))}) AS u(id, n, len)
+    ON CONFLICT (store_id) DO UPDATE
+      SET doc_count = excluded.doc_count,
+          total_len = greatest(search_store_stats.total_len + excluded.total_len, 0)`);
+}
+
+/**
+ * Writes search_text and the postings of the products, and brings the global statistics
+ * (search_terms, search_store_stats) up to date in the same transaction. Each posting's impact
+ * uses the average length of the moment: it only orders a term's postings for retrieval, whose
+ * scores are computed with the statistics current at search time.
  */
 export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<void> {
   if (items.length === 0) return;
   const ids = items.map((p) => p.id);
-  const literals = items.map(searchTextLiteral);
+  const terms = items.map(productTerms);
   const stores = [...new Set(items.map((p) => p.storeId))];
   await db.transaction(async (tx) => {
     const conn = tx as unknown as Db;
-    const lenBefore = await postedLengths(conn, ids);
-    await tx.execute(sql`
-      UPDATE products p SET search_text = u.tsv::tsvector
-      FROM unnest(${bigintArray(ids)}, ${textArray(literals)}) AS u(id, tsv)
-      WHERE p.id = u.id`);
-    await tx.execute(sql`DELETE FROM search_postings WHERE product_id = ANY(${bigintArray(ids)})`);
-    // The row lock taken here also orders concurrent writers of one store's postings.
-    await tx.execute(sql`
-      INSERT INTO search_store_stats (store_id, doc_count, total_len, version)
-      SELECT id, 0, 0, 1 FROM unnest(${textArray(stores)}) AS u(id)
-      ON CONFLICT (store_id) DO UPDATE SET version = search_store_stats.version + 1`);
-    await tx.execute(sql`
-      INSERT INTO search_postings (store_id, term, product_id, tf, doc_len, version)
-      SELECT p.store_id, t.lexeme, p.id,
-             (SELECT sum(${WEIGHT_CASE}) FROM unnest(t.weights) AS w),
-             d.len, st.version
-      FROM products p
-      JOIN search_store_stats st ON st.store_id = p.store_id
-      CROSS JOIN LATERAL (
-        SELECT coalesce(sum(${WEIGHT_CASE}), 0) AS len
-        FROM unnest(p.search_text) AS x, unnest(x.weights) AS w
-      ) d
-      CROSS JOIN LATERAL unnest(p.search_text) AS t
-      WHERE p.id = ANY(${bigintArray(ids)})`);
-    const lenAfter = await postedLengths(conn, ids);
-    const delta = stores.map((s) => (lenAfter.get(s) ?? 0) - (lenBefore.get(s) ?? 0));
+    const delta: PostingsDelta = { df: new Map(), length: new Map() };
+    const totals = await corpusTotals(conn);
+    await removePostings(conn, ids, delta);
     await conn.execute(sql`
-      UPDATE search_store_stats st
-      SET doc_count = (SELECT count(*) FROM products p WHERE p.store_id = st.store_id)::int,
-          total_len = st.total_len + u.delta
-      FROM unnest(${textArray(stores)}, ${floatArray(delta)}) AS u(id, delta)
-      WHERE st.store_id = u.id`);
+      UPDATE products p SET search_text = u.tsv::tsvector
+      FROM unnest(${bigintArray(ids)}, ${textArray(terms.map((t) => t.literal))}) AS u(id, tsv)
+      WHERE p.id = u.id`);
+    const batchLen = terms.reduce((sum, t) => sum + t.length, 0);
+    // The first batch of an empty index has no average yet but its own.
+    const avgdl = Math.max(
+      totals.docCount > 0 ? totals.totalLen / totals.docCount : batchLen / items.length,
+      1e-9,
+    );
+    const rows = {
+      store: [] as string[],
+      product: [] as number[],
+      term: [] as string[],
+      tf: [] as number[],
+      len: [] as number[],
+      impact: [] as number[],
+    };
+    items.forEach((p, i) => {
+      const { tf, length } = terms[i]!;
+      addTo(delta.length, p.storeId, length);
+      for (const [term, f] of tf) {
+        rows.store.push(p.storeId);
+        rows.product.push(p.id);
+        rows.term.push(term);
+        rows.tf.push(f);
+        rows.len.push(length);
+        rows.impact.push(impact(f, length, avgdl));
+        addTo(delta.df, term, 1);
+      }
+    });
+    if (rows.term.length > 0) {
+      await conn.execute(sql`
+        INSERT INTO search_postings (store_id, product_id, term, tf, doc_len, impact)
+        SELECT * FROM unnest(${textArray(rows.store)}, ${bigintArray(rows.product)},
+                             ${textArray(rows.term)}, ${floatArray(rows.tf)},
+                             ${floatArray(rows.len)}, ${floatArray(rows.impact)})`);
+    }
+    await applyDelta(conn, stores, delta);
   });
 }
 
-/** Sum of document lengths per store over these products' current postings. */
-async function postedLengths(db: Db, ids: number[]): Promise<Map<string, number>> {
-  const rows = await queryRows<{ store_id: string; len: number }>(
-    db,
-    sql`SELECT store_id, sum(doc_len)::float8 AS len FROM (
-          SELECT DISTINCT ON (product_id) store_id, doc_len FROM search_postings
-          WHERE product_id = ANY(${bigintArray(ids)}) ORDER BY product_id) d
-        GROUP BY store_id`,
-  );
-  return new Map(rows.map((r) => [r.store_id, Number(r.len)]));
+/**
+ * Takes products out of the lexical index before they are deleted, so that the global
+ * statistics lose what they counted for.
+ */
+export async function unindexLexical(db: Db, storeId: string, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const delta: PostingsDelta = { df: new Map(), length: new Map() };
+  await removePostings(db, ids, delta);
+  await applyDelta(db, [storeId], delta);
 }
 
-/**
- * Recomputes N and the total length of the stores from their postings, and starts a new epoch:
- * for use after products were deleted (their postings go with them by cascade), which snapshots
- * can only learn by reading the store's postings whole.
- */
-export async function rebuildLexicalStats(db: Db, storeIds: string[]): Promise<void> {
-  if (storeIds.length === 0) return;
-  await db.execute(sql`
-    INSERT INTO search_store_stats (store_id, doc_count, total_len, version, epoch)
-    SELECT s.id,
-           (SELECT count(*) FROM products p WHERE p.store_id = s.id)::int,
-           coalesce((SELECT sum(d.doc_len) FROM (
-              SELECT DISTINCT ON (product_id) doc_len FROM search_postings sp
-              WHERE sp.store_id = s.id ORDER BY product_id) d), 0),
-           1, 1
-    FROM unnest(${textArray(storeIds)}) AS s(id)
-    ON CONFLICT (store_id) DO UPDATE
-      SET doc_count = excluded.doc_count, total_len = excluded.total_len,
-          version = search_store_stats.version + 1, epoch = search_store_stats.epoch + 1`);
+/** The store's number of products as the index counts them (0 before its first index). */
+export async function storeDocumentCount(db: Db, storeId: string): Promise<number> {
+  const [row] = await queryRows<{ doc_count: number }>(
+    db,
+    sql`SELECT doc_count FROM search_store_stats WHERE store_id = ${storeId}`,
+  );
+  return Number(row?.doc_count ?? 0);
 }

@@ -13,31 +13,26 @@ import { textEmbedder } from '../embeddings';
 import { ApiError } from '../errors';
 import { embedQueryImage } from '../images/query';
 import { attachedShipping, findProfile } from '../profiles/service';
-import {
-  accessibleStores,
-  canAccessStore,
-  findStoreByDomain,
-  findStoreById,
-  type StoreRow,
-} from '../stores/access';
+import { canAccessStore, closedStoreIds, findStoreByDomain, findStoreById } from '../stores/access';
 import { checkoutUrl, checkoutUrlWithShipping } from './checkout';
-import { compareRanked, rankProducts } from './engine';
-import type { CandidateFilters, VectorQuery } from './retrieve';
+import { rankProducts } from './engine';
+import { storeDocumentCount } from './lexical-index';
+import type { CandidateFilters, SearchScope, VectorQuery } from './retrieve';
 import { bigintArray, textArray } from './sql-arrays';
 
 const IMAGE_PLAN = 'pro';
 
 /**
- * The stores to search: the one named by store_id or store_domain, or, when neither is given,
- * every store whose policy admits the caller.
+ * Where to search: the store named by store_id or store_domain, or, when neither is given,
+ * every store but those whose policy shuts the caller out.
  */
-async function resolveStores(
+async function resolveScope(
   db: Db,
   caller: Caller,
   req: SearchProductsRequest,
-): Promise<StoreRow[]> {
+): Promise<SearchScope> {
   if (req.store_id === undefined && req.store_domain === undefined) {
-    return accessibleStores(db, caller.developerId);
+    return { excludeStoreIds: await closedStoreIds(db, caller.developerId) };
   }
   const store = req.store_id
     ? await findStoreById(db, req.store_id)
@@ -48,7 +43,7 @@ async function resolveStores(
   if (!store || !(await canAccessStore(db, store, caller.developerId))) {
     throw new ApiError('STORE_NOT_FOUND', `No store with ${name}`, 404, `Unknown store ${name}`);
   }
-  return [store];
+  return { storeId: store.id, storeDocs: await storeDocumentCount(db, store.id) };
 }
 
 /** The style's vector, when it was embedded by the active text model (else it cannot compare). */
@@ -75,6 +70,9 @@ async function imageQuery(db: Db, caller: Caller, url: string): Promise<VectorQu
 
 interface ProductRow {
   id: number;
+  store_id: string;
+  store_name: string;
+  store_domain: string;
   external_id: string;
   title: string;
   handle: string;
@@ -95,7 +93,7 @@ interface ProductRow {
 
 /** The products with the variants that pass the same filters as the ranking. */
 async function loadProducts(db: Db, ids: number[], filters: CandidateFilters) {
-  const conditions = [sql`v.product_id = p.id`];
+  const conditions = [sql`v.store_id = p.store_id`, sql`v.product_id = p.id`];
   if (filters.priceMin !== undefined) conditions.push(sql`v.price >= ${filters.priceMin}`);
   if (filters.priceMax !== undefined) conditions.push(sql`v.price <= ${filters.priceMax}`);
   if (filters.excludeVariantIds?.length) {
@@ -103,14 +101,16 @@ async function loadProducts(db: Db, ids: number[], filters: CandidateFilters) {
   }
   const rows = await queryRows<ProductRow>(
     db,
-    sql`SELECT p.id::float8 AS id, p.external_id, p.title, p.handle, p.description,
+    sql`SELECT p.id::float8 AS id, p.store_id, s.name AS store_name, s.domain AS store_domain,
+               p.external_id, p.title, p.handle, p.description,
                p.product_type, p.images, p.options,
                coalesce((SELECT json_agg(json_build_object(
                    'external_id', v.external_id, 'title', v.title, 'option1', v.option1,
                    'option2', v.option2, 'option3', v.option3, 'price', v.price::text,
                    'available', v.available) ORDER BY v.position, v.id)
                  FROM variants v WHERE ${sql.join(conditions, sql` AND `)}), '[]') AS variants
-        FROM products p WHERE p.id = ANY(${bigintArray(ids)})`,
+        FROM products p JOIN stores s ON s.id = p.store_id
+        WHERE p.id = ANY(${bigintArray(ids)})`,
   );
   return new Map(rows.map((r) => [Number(r.id), r]));
 }
@@ -120,7 +120,8 @@ function toVariantId(externalId: string): number {
   return Number.isSafeInteger(n) ? n : 0;
 }
 
-function toResult(row: ProductRow, store: StoreRow, shipping?: ShippingRecord): SearchProduct {
+function toResult(row: ProductRow, shipping?: ShippingRecord): SearchProduct {
+  const store = { id: row.store_id, name: row.store_name, domain: row.store_domain };
   return {
     id: row.external_id,
     title: row.title,
@@ -154,9 +155,9 @@ function toResult(row: ProductRow, store: StoreRow, shipping?: ShippingRecord): 
   };
 }
 
-/** POST /search/products: resolve stores and profile, rank, and shape the results. */
+/** POST /search/products: resolve scope and profile, rank once, and shape the results. */
 export async function searchProducts(db: Db, caller: Caller, req: SearchProductsRequest) {
-  const stores = await resolveStores(db, caller, req);
+  const scope = await resolveScope(db, caller, req);
   let style: number[] | undefined;
   let shipping: ShippingRecord | undefined;
   if (req.profile_id !== undefined) {
@@ -180,28 +181,19 @@ export async function searchProducts(db: Db, caller: Caller, req: SearchProducts
     priceMax: req.price_max,
     excludeVariantIds: req.exclude_variant_ids,
   };
-  const limit = req.max_result_count ?? req.result_count ?? DEFAULT_RESULT_COUNT;
-  // Scores are absolute (query coverage, BM25 over the query's IDF mass, cosines), so one
-  // store's compare with another's: each store is ranked with its own statistics, then merged.
-  const ranked = [];
-  for (const store of stores) {
-    const storeRanked = await rankProducts(db, {
-      storeId: store.id,
-      text: req.query.text,
-      image,
-      style,
-      weights: {
-        query: req.query_weight ?? (style ? 0.7 : 1),
-        style: req.style_weight ?? 0.3,
-      },
-      threshold: req.similarity_threshold,
-      limit,
-      ...filters,
-    });
-    ranked.push(...storeRanked.map((r) => ({ ...r, store })));
-  }
-  ranked.sort(compareRanked);
-  ranked.splice(limit);
+  const ranked = await rankProducts(db, {
+    scope,
+    text: req.query.text,
+    image,
+    style,
+    weights: {
+      query: req.query_weight ?? (style ? 0.7 : 1),
+      style: req.style_weight ?? 0.3,
+    },
+    threshold: req.similarity_threshold,
+    limit: req.max_result_count ?? req.result_count ?? DEFAULT_RESULT_COUNT,
+    ...filters,
+  });
   const rows = await loadProducts(
     db,
     ranked.map((r) => r.productId),
@@ -209,7 +201,7 @@ export async function searchProducts(db: Db, caller: Caller, req: SearchProducts
   );
   const results = ranked.flatMap((r) => {
     const row = rows.get(r.productId);
-    return row && row.variants.length > 0 ? [toResult(row, r.store, shipping)] : [];
+    return row && row.variants.length > 0 ? [toResult(row, shipping)] : [];
   });
   return {
     results,

@@ -1,13 +1,27 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { queryRows } from '../db/client';
 import { queryTerms } from './analyzer';
-import {
-  documentFrequency,
-  termsWithPrefix,
-  type LexicalSnapshot,
-  type QueryTerm,
-} from './lexical-snapshot';
+import { idf } from './bm25';
+import { textArray } from './sql-arrays';
 
 /** A corrected term counts a little less than one the shopper typed right. */
 const CORRECTION_WEIGHT = 0.8;
+
+export interface QueryTerm {
+  term: string;
+  /** IDF times 1, or times less for a typo correction: the term's share of a BM25 score. */
+  weight: number;
+}
+
+/** A query ready for lexical retrieval, with the global statistics it is scored by. */
+export interface LexicalQuery {
+  /** Terms the catalogue holds; a term no store holds only adds to idfTotal. */
+  terms: QueryTerm[];
+  /** Sum of the IDF of every query term (known or not): what full coverage means. */
+  idfTotal: number;
+  avgdl: number;
+}
 
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions), capped. */
 export function editDistance(a: string, b: string, max: number): number {
@@ -38,29 +52,78 @@ function allowedEdits(term: string): number {
   return term.length < 8 ? 1 : 2;
 }
 
+interface Statistics {
+  docCount: number;
+  totalLen: number;
+  df: Map<string, number>;
+}
+
+/** N and the total length over every store, and the document frequency of the terms. */
+async function readStatistics(db: Db, terms: string[]): Promise<Statistics> {
+  const [row] = await queryRows<{ doc_count: number; total_len: number; dfs: unknown }>(
+    db,
+    sql`SELECT (SELECT coalesce(sum(doc_count), 0)::float8 FROM search_store_stats) AS doc_count,
+               (SELECT coalesce(sum(total_len), 0)::float8 FROM search_store_stats) AS total_len,
+               (SELECT coalesce(json_agg(json_build_array(term, df)), '[]'::json)
+                FROM search_terms WHERE term = ANY(${textArray(terms)})) AS dfs`,
+  );
+  const dfs = (typeof row?.dfs === 'string' ? JSON.parse(row.dfs) : row?.dfs) as Array<
+    [string, number]
+  >;
+  return {
+    docCount: Number(row?.doc_count ?? 0),
+    totalLen: Number(row?.total_len ?? 0),
+    df: new Map(dfs),
+  };
+}
+
+/** Vocabulary terms sharing the first two letters and within `edits` of the length, by df. */
+async function spellingCandidates(db: Db, term: string, edits: number) {
+  const prefix = term.slice(0, 2);
+  const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(1) + 1);
+  return queryRows<{ term: string; df: number }>(
+    db,
+    sql`SELECT term, df FROM search_terms
+        WHERE term >= ${prefix} AND term < ${after}
+          AND length(term) BETWEEN ${term.length - edits} AND ${term.length + edits}
+        ORDER BY term`,
+  );
+}
+
 /**
- * The query's terms with their weights. A word the store's vocabulary lacks is replaced by the
- * closest known term sharing its first two letters (1 edit for short words, 2 for long ones),
- * most frequent first.
+ * The query's terms with their weights and the statistics of every store together, so that a
+ * score means the same in any store. A word no store holds is replaced by the closest known
+ * term sharing its first two letters (1 edit for short words, 2 for long ones), most frequent
+ * first.
  */
-export function resolveQueryTerms(snapshot: LexicalSnapshot, text: string): QueryTerm[] {
-  const out: QueryTerm[] = [];
-  for (const term of queryTerms(text)) {
+export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQuery> {
+  const typed = queryTerms(text);
+  const stats = await readStatistics(db, typed);
+  const docCount = Math.max(stats.docCount, 1);
+  const terms: QueryTerm[] = [];
+  let idfTotal = 0;
+  for (const term of typed) {
+    const df = stats.df.get(term) ?? 0;
     const edits = allowedEdits(term);
-    if (documentFrequency(snapshot, term) > 0 || edits === 0) {
-      out.push({ term, weight: 1 });
+    if (df > 0 || edits === 0) {
+      idfTotal += idf(docCount, df);
+      if (df > 0) terms.push({ term, weight: idf(docCount, df) });
       continue;
     }
     let best: { term: string; distance: number; df: number } | undefined;
-    for (const candidate of termsWithPrefix(snapshot, term.slice(0, 2))) {
-      const distance = editDistance(term, candidate, edits);
+    for (const candidate of await spellingCandidates(db, term, edits)) {
+      const distance = editDistance(term, candidate.term, edits);
       if (distance > edits) continue;
-      const df = documentFrequency(snapshot, candidate);
-      if (!best || distance < best.distance || (distance === best.distance && df > best.df)) {
-        best = { term: candidate, distance, df };
+      if (
+        !best ||
+        distance < best.distance ||
+        (distance === best.distance && candidate.df > best.df)
+      ) {
+        best = { term: candidate.term, distance, df: candidate.df };
       }
     }
-    out.push(best ? { term: best.term, weight: CORRECTION_WEIGHT } : { term, weight: 1 });
+    idfTotal += idf(docCount, best?.df ?? 0);
+    if (best) terms.push({ term: best.term, weight: CORRECTION_WEIGHT * idf(docCount, best.df) });
   }
-  return out;
+  return { terms, idfTotal, avgdl: Math.max(stats.totalLen / docCount, 1e-9) };
 }

@@ -1,8 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
-import type { LexicalScores } from './lexical-snapshot';
-import { bigintArray, textArray } from './sql-arrays';
+import { BM25_B, BM25_K1 } from './bm25';
+import type { LexicalQuery } from './query-terms';
+import { BM25_FULL, COVERAGE_SHARE } from './score';
+import { floatArray, textArray } from './sql-arrays';
 import { indexPredicate, typedEmbedding, vectorParam } from './vector-index';
 
 /**
@@ -10,6 +12,19 @@ import { indexPredicate, typedEmbedding, vectorParam } from './vector-index';
  * store or price filter rejects, so a filtered search still fills its candidate list.
  */
 const HNSW_EF_SEARCH = 100;
+
+/**
+ * Postings read per query term, best impact first. A term held by fewer products is read whole;
+ * a common one (low IDF, so little weight) only as far as its best postings. Every candidate is
+ * then scored on all its postings, so the cut decides who is a candidate, never a score.
+ */
+const TERM_POSTINGS_READ = 2000;
+
+/**
+ * A store at most this large is searched by vector with an exact scan of its own rows: an HNSW
+ * walk filtered to one small store among many would have to pass over most of the graph.
+ */
+const EXACT_VECTOR_SCAN_MAX = 20_000;
 
 export interface VectorQuery {
   modelId: string;
@@ -24,10 +39,17 @@ export interface CandidateFilters {
   excludeVariantIds?: string[];
 }
 
+/**
+ * Where a search looks: one store, or every store but those closed to the caller. The access
+ * policy is a filter inside the one retrieval, not a loop over stores.
+ */
+export type SearchScope =
+  { storeId: string; storeDocs: number } | { excludeStoreIds: readonly string[] };
+
 export interface RetrievalRequest extends CandidateFilters {
-  storeId: string;
-  /** The query's lexical scores (lib/search/lexical-snapshot.ts); absent in vector-only mode. */
-  lexical?: LexicalScores;
+  scope: SearchScope;
+  /** The query's weighted terms and the corpus statistics; absent in vector-only mode. */
+  lexical?: LexicalQuery;
   /** Text query vector: candidates from its HNSW index, and a similarity for every candidate. */
   text?: VectorQuery;
   /** Image query vector, compared with products' image embeddings of its model. */
@@ -40,6 +62,7 @@ export interface RetrievalRequest extends CandidateFilters {
 
 export interface Candidate {
   productId: number;
+  storeId: string;
   available: boolean;
   /**
    * BM25 over the query terms divided by the sum of their IDF (0 when nothing matches): about 1
@@ -54,7 +77,14 @@ export interface Candidate {
   styleCosine: number | null;
 }
 
-function variantFilter(f: CandidateFilters, productRef: SQL): SQL | undefined {
+function inScope(scope: SearchScope, alias: string): SQL {
+  const column = sql.raw(`${alias}.store_id`);
+  if ('storeId' in scope) return sql`${column} = ${scope.storeId}`;
+  if (scope.excludeStoreIds.length === 0) return sql`true`;
+  return sql`${column} <> ALL(${textArray(scope.excludeStoreIds)})`;
+}
+
+function variantFilter(f: CandidateFilters, alias: string): SQL | undefined {
   const parts: SQL[] = [];
   if (f.priceMin !== undefined) parts.push(sql`v.price >= ${f.priceMin}`);
   if (f.priceMax !== undefined) parts.push(sql`v.price <= ${f.priceMax}`);
@@ -62,107 +92,172 @@ function variantFilter(f: CandidateFilters, productRef: SQL): SQL | undefined {
     parts.push(sql`v.external_id <> ALL(${textArray(f.excludeVariantIds)})`);
   }
   if (parts.length === 0) return undefined;
-  return sql`EXISTS (SELECT 1 FROM variants v WHERE v.product_id = ${productRef} AND ${sql.join(parts, sql` AND `)})`;
+  return sql`EXISTS (SELECT 1 FROM variants v
+    WHERE v.store_id = ${sql.raw(`${alias}.store_id`)} AND v.product_id = ${sql.raw(`${alias}.product_id`)}
+      AND ${sql.join(parts, sql` AND `)})`;
+}
+
+/** BM25 of one posting row `sp` for the query term row `q` (weight = term weight x IDF). */
+function postingScore(avgdl: number): SQL {
+  return sql`q.w * sp.tf * ${BM25_K1 + 1} / (sp.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * sp.doc_len / ${avgdl}::float8))`;
+}
+
+/** score.ts's lexicalSimilarity in SQL, over the sums of a product's postings. */
+function lexicalSimilaritySql(bm25: SQL, matched: SQL, idfTotal: number): SQL {
+  const total = Math.max(idfTotal, 1e-9);
+  return sql`(${COVERAGE_SHARE} * least(1, ${matched} / ${total}::float8)
+    + ${1 - COVERAGE_SHARE} * least(1, ${bm25} / ${total}::float8 / ${BM25_FULL}))`;
 }
 
 /**
- * One statement: the best lexical matches that pass the filters and the nearest neighbours from
- * the HNSW index inside the store and the filters, then every vector signal for their union;
- * BM25 comes from the query's lexical scores.
+ * The lexical candidates: for each term its best postings in scope, then every such product
+ * scored on all its postings of the query, best lexical similarity first.
+ */
+function lexicalCandidates(req: RetrievalRequest, lex: LexicalQuery): SQL {
+  const filter = variantFilter(req, 'g');
+  const reads = lex.terms.map(
+    (t) => sql`(SELECT sp.store_id, sp.product_id FROM search_postings sp
+      WHERE sp.term = ${t.term} AND ${inScope(req.scope, 'sp')}
+      ORDER BY sp.impact DESC, sp.store_id, sp.product_id LIMIT ${TERM_POSTINGS_READ})`,
+  );
+  return sql`hits AS (${sql.join(reads, sql` UNION `)}),
+    lex AS (
+      SELECT g.store_id, g.product_id FROM (
+        SELECT sp.store_id, sp.product_id,
+               sum(${postingScore(lex.avgdl)}) AS bm25, sum(q.w) AS matched
+        FROM hits h
+        JOIN search_postings sp ON sp.store_id = h.store_id AND sp.product_id = h.product_id
+        JOIN q ON q.term = sp.term
+        WHERE ${inScope(req.scope, 'sp')}
+        GROUP BY sp.store_id, sp.product_id) g
+      ${filter ? sql`WHERE ${filter}` : sql``}
+      ORDER BY ${lexicalSimilaritySql(sql.raw('g.bm25'), sql.raw('g.matched'), lex.idfTotal)} DESC,
+               g.store_id, g.product_id
+      LIMIT ${req.lexicalCandidates})`;
+}
+
+function nearest(req: RetrievalRequest, name: string, kind: 'text' | 'image', q?: VectorQuery) {
+  if (!q) {
+    return sql`${sql.raw(name)} AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id,
+      NULL::float8 AS cos WHERE false)`;
+  }
+  const filter = variantFilter(req, 'pe');
+  const distance = sql`${typedEmbedding(q.dimensions)} <=> ${vectorParam(q.vector, q.dimensions)}`;
+  const where = sql`${indexPredicate(kind, q.modelId)} AND ${inScope(req.scope, 'pe')}
+    ${filter ? sql`AND ${filter}` : sql``}`;
+  // A small store is scanned whole (exact); OFFSET 0 keeps the planner from the HNSW index.
+  const exact = 'storeId' in req.scope && req.scope.storeDocs <= EXACT_VECTOR_SCAN_MAX;
+  const rows = exact
+    ? sql`(SELECT * FROM product_embeddings pe WHERE ${where} OFFSET 0) pe`
+    : sql`product_embeddings pe`;
+  return sql`${sql.raw(name)} AS (
+    SELECT pe.store_id, pe.product_id, 1 - (${distance}) AS cos
+    FROM ${rows} ${exact ? sql`` : sql`WHERE ${where}`}
+    ORDER BY ${distance}, pe.store_id, pe.product_id
+    LIMIT ${req.vectorCandidates})`;
+}
+
+/**
+ * One candidate's cosine against a vector. The vector comes from a one-row CTE: a literal
+ * repeated per row would be parsed again for every candidate. The join is by primary key and
+ * carries the store, so that on Citus it stays inside each shard.
+ */
+function similarity(
+  req: RetrievalRequest,
+  alias: string,
+  kind: 'text' | 'image',
+  q?: VectorQuery,
+  vector?: number[],
+) {
+  if (!q || !vector) return { cte: sql``, value: sql`NULL::float8`, join: sql`` };
+  const a = sql.raw(alias);
+  const qv = sql.raw(`${alias}_q`);
+  return {
+    cte: sql`, ${qv} AS MATERIALIZED (SELECT ${vectorParam(vector, q.dimensions)} AS v)`,
+    value: sql`1 - (${typedEmbedding(q.dimensions, alias)} <=> ${qv}.v)`,
+    join: sql`CROSS JOIN ${qv}
+      LEFT JOIN product_embeddings ${a}
+        ON ${a}.store_id = p.store_id AND ${a}.product_id = p.id
+       AND ${indexPredicate(kind, q.modelId, alias)} AND ${inScope(req.scope, alias)}`,
+  };
+}
+
+/**
+ * One statement over every store in scope: the best lexical matches, the nearest neighbours of
+ * the query's text and image vectors, then every signal for their union, the lexical ones
+ * computed on all the candidate's postings of the query. Every catalogue table is joined on
+ * (store_id, product id) and filtered by the scope, so that Citus runs each part inside the
+ * shards, and routes a one-store search to the one shard holding the store.
  */
 export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise<Candidate[]> {
-  const lexFilter = variantFilter(req, sql.raw('l.product_id'));
-  const vecFilter = variantFilter(req, sql.raw('pe.product_id'));
+  const lex = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
   const text = req.text;
-  // Unfiltered, the first matches are the candidates; filtered, the database walks the whole
-  // ranked list until enough pass, so a narrow filter still finds its products.
-  const ranked = req.lexical?.ranked ?? [];
-  const lex = lexFilter
-    ? sql`SELECT l.product_id FROM unnest(${bigintArray(ranked)}) WITH ORDINALITY AS l(product_id, ord)
-          WHERE ${lexFilter} ORDER BY l.ord LIMIT ${req.lexicalCandidates}`
-    : sql`SELECT unnest(${bigintArray(ranked.slice(0, req.lexicalCandidates))}) AS product_id`;
-
-  const nearest = (name: string, kind: 'text' | 'image', q: VectorQuery | undefined) =>
-    q
-      ? sql`${sql.raw(name)} AS (
-          SELECT pe.product_id,
-                 1 - (${typedEmbedding(q.dimensions)} <=> ${vectorParam(q.vector, q.dimensions)}) AS cos
-          FROM product_embeddings pe
-          JOIN products p ON p.id = pe.product_id AND p.store_id = ${req.storeId}
-          WHERE ${indexPredicate(kind, q.modelId)} ${vecFilter ? sql`AND ${vecFilter}` : sql``}
-          ORDER BY ${typedEmbedding(q.dimensions)} <=> ${vectorParam(q.vector, q.dimensions)}
-          LIMIT ${req.vectorCandidates})`
-      : sql`${sql.raw(name)} AS (SELECT NULL::bigint AS product_id, NULL::float8 AS cos WHERE false)`;
-
-  // Vectors compared per row come from one-row CTEs: a vector literal written in a correlated
-  // subquery would be parsed again for every candidate. The lateral lookups go by primary key,
-  // one per candidate, whatever the planner's statistics say; LIMIT 1 (the key is unique) stops
-  // the planner from flattening them into a join over every embedding of the model.
-  const similarity = (
-    alias: string,
-    kind: 'text' | 'image',
-    q: VectorQuery | undefined,
-    vector?: number[],
-  ) =>
-    q && vector
-      ? {
-          cte: sql`, ${sql.raw(`${alias}_q`)} AS MATERIALIZED (SELECT ${vectorParam(vector, q.dimensions)} AS v)`,
-          value: sql.raw(`${alias}.cos`),
-          join: sql`LEFT JOIN LATERAL (
-                      SELECT 1 - (${typedEmbedding(q.dimensions, alias)} <=> ${sql.raw(`${alias}_q`)}.v) AS cos
-                      FROM product_embeddings ${sql.raw(alias)}, ${sql.raw(`${alias}_q`)}
-                      WHERE ${sql.raw(alias)}.product_id = c.product_id
-                        AND ${indexPredicate(kind, q.modelId, alias)}
-                      LIMIT 1) ${sql.raw(alias)} ON true`,
-        }
-      : { cte: sql``, value: sql`NULL::float8`, join: sql`` };
-  const textSim = similarity('te', 'text', text, text?.vector);
-  const imageSim = similarity('ie', 'image', req.image, req.image?.vector);
-  const styleSim = similarity('se', 'text', text, req.style);
+  const textSim = similarity(req, 'te', 'text', text, text?.vector);
+  const imageSim = similarity(req, 'ie', 'image', req.image, req.image?.vector);
+  const styleSim = similarity(req, 'se', 'text', text, req.style);
+  const terms = lex?.terms ?? [];
+  const lexical = lex
+    ? lexicalCandidates(req, lex)
+    : sql`lex AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id WHERE false)`;
+  const scores = lex
+    ? sql`LEFT JOIN (
+        SELECT sp.store_id, sp.product_id,
+               sum(${postingScore(lex.avgdl)}) AS bm25, sum(q.w) AS matched
+        FROM search_postings sp JOIN q ON q.term = sp.term
+        WHERE ${inScope(req.scope, 'sp')}
+          AND (sp.store_id, sp.product_id) IN (SELECT store_id, product_id FROM c)
+        GROUP BY sp.store_id, sp.product_id) ls
+      ON ls.store_id = p.store_id AND ls.product_id = p.id`
+    : sql`LEFT JOIN (SELECT NULL::float8 AS bm25, NULL::float8 AS matched) ls ON true`;
 
   const query = sql`
-    WITH lex AS (${lex}),
-    ${nearest('vec', 'text', text)},
-    ${nearest('img', 'image', req.image)},
-    c AS (SELECT product_id FROM lex UNION SELECT product_id FROM vec
-          UNION SELECT product_id FROM img)
+    WITH q AS (SELECT * FROM unnest(${textArray(terms.map((t) => t.term))},
+                                    ${floatArray(terms.map((t) => t.weight))}) AS q(term, w)),
+    ${lexical},
+    ${nearest(req, 'vec', 'text', text)},
+    ${nearest(req, 'img', 'image', req.image)},
+    c AS (SELECT store_id, product_id FROM lex UNION SELECT store_id, product_id FROM vec
+          UNION SELECT store_id, product_id FROM img)
     ${textSim.cte} ${imageSim.cte} ${styleSim.cte}
-    SELECT c.product_id::float8 AS product_id,
-           p.available,
-           coalesce(vec.cos, ${textSim.value}) AS text_cosine,
-           coalesce(img.cos, ${imageSim.value}) AS image_cosine,
+    SELECT p.store_id, p.id::float8 AS product_id, p.available,
+           coalesce(ls.bm25, 0)::float8 AS bm25, coalesce(ls.matched, 0)::float8 AS matched,
+           ${textSim.value} AS text_cosine,
+           ${imageSim.value} AS image_cosine,
            ${styleSim.value} AS style_cosine
-    FROM c
-    JOIN products p ON p.id = c.product_id AND p.store_id = ${req.storeId}
-    LEFT JOIN vec ON vec.product_id = c.product_id
-    LEFT JOIN img ON img.product_id = c.product_id
-    ${textSim.join} ${imageSim.join} ${styleSim.join}`;
+    FROM products p
+    JOIN c ON c.store_id = p.store_id AND c.product_id = p.id
+    ${scores} ${textSim.join} ${imageSim.join} ${styleSim.join}
+    WHERE ${inScope(req.scope, 'p')}`;
 
-  // Session settings rather than SET LOCAL in a transaction: over the wire to a PGlite socket
-  // server every connection shares one session, where concurrent transactions would collide.
-  // The values are fixed, so concurrent searches setting them never disagree.
-  if (text || req.image) {
-    await db.execute(sql.raw(`SET hnsw.ef_search = ${HNSW_EF_SEARCH}`));
-    await db.execute(sql.raw(`SET hnsw.iterative_scan = relaxed_order`));
-  }
-  const rows = await queryRows<{
-    product_id: number;
-    available: boolean;
-    text_cosine: number | null;
-    image_cosine: number | null;
-    style_cosine: number | null;
-  }>(db, query);
-  return rows.map((r) => {
-    const productId = Number(r.product_id);
-    const { bm25, coverage } = req.lexical?.of(productId) ?? { bm25: 0, coverage: 0 };
-    return {
-      productId,
-      available: r.available,
-      bm25,
-      coverage,
-      textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
-      imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
-      styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),
-    };
+  const rows = await db.transaction(async (tx) => {
+    // Settings for this statement alone: SET LOCAL ends with the transaction, so a pooled
+    // connection never carries them to another query. On Citus, propagate_set_commands sends
+    // them on to the workers that run the shards (elsewhere it is an inert placeholder).
+    if (text || req.image) {
+      await tx.execute(sql.raw(`SET LOCAL citus.propagate_set_commands = 'local'`));
+      await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`));
+      await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
+    }
+    return queryRows<{
+      store_id: string;
+      product_id: number;
+      available: boolean;
+      bm25: number;
+      matched: number;
+      text_cosine: number | null;
+      image_cosine: number | null;
+      style_cosine: number | null;
+    }>(tx as unknown as Db, query);
   });
+  const idfTotal = Math.max(lex?.idfTotal ?? 0, 1e-9);
+  return rows.map((r) => ({
+    productId: Number(r.product_id),
+    storeId: r.store_id,
+    available: r.available,
+    bm25: Number(r.bm25) / idfTotal,
+    coverage: Math.min(1, Number(r.matched) / idfTotal),
+    textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
+    imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
+    styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),
+  }));
 }

@@ -38,7 +38,7 @@ export async function embedProducts(
   const modelId = provider.modelId;
   const inputs = items.map((p) => {
     const text = embeddingInput(p);
-    return { id: p.id, text, hash: inputHash(text) };
+    return { id: p.id, storeId: p.storeId, text, hash: inputHash(text) };
   });
   const ids = inputs.map((i) => i.id);
   const current = await queryRows<{ product_id: string | number; input_hash: string }>(
@@ -56,12 +56,14 @@ export async function embedProducts(
     stale.map((i) => i.text),
   );
   await db.execute(sql`
-    INSERT INTO product_embeddings (product_id, kind, model_id, input_hash, embedding)
-    SELECT u.id, 'text', ${modelId}, u.h, u.v::vector
-    FROM unnest(${bigintArray(stale.map((i) => i.id))}, ${textArray(stale.map((i) => i.hash))},
-                ${textArray(vectors.map(toVectorLiteral))}) AS u(id, h, v)
-    ON CONFLICT (product_id, kind, model_id) DO UPDATE
-      SET input_hash = excluded.input_hash, embedding = excluded.embedding, created_at = now()`);
+    INSERT INTO product_embeddings (store_id, product_id, kind, model_id, input_hash, embedding)
+    SELECT u.store_id, u.id, 'text', ${modelId}, u.h, u.v::vector
+    FROM unnest(${textArray(stale.map((i) => i.storeId))}, ${bigintArray(stale.map((i) => i.id))},
+                ${textArray(stale.map((i) => i.hash))},
+                ${textArray(vectors.map(toVectorLiteral))}) AS u(store_id, id, h, v)
+    ON CONFLICT (store_id, product_id, kind, model_id) DO UPDATE
+      SET input_hash = excluded.input_hash, embedding = excluded.embedding,
+          created_at = excluded.created_at`);
 
   return { embedded: computed, reused: items.length - computed };
 }

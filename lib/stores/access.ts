@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, or } from 'drizzle-orm';
+import { and, asc, eq, ne, notExists } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { storeAllowedDevelopers, stores } from '../db/schema';
 import { ApiError } from '../errors';
@@ -26,15 +26,18 @@ function listsDeveloper(storeId: string | typeof stores.id, developerId: string)
   );
 }
 
-/** Every store whose policy admits the developer: open ones and those listing it. */
-export async function accessibleStores(db: Db, developerId: string): Promise<StoreRow[]> {
-  return db
-    .select()
+/**
+ * The stores whose policy shuts the developer out: closed ones that do not list it. A search of
+ * every store excludes these, so its filter stays as short as the list of closed stores.
+ */
+export async function closedStoreIds(db: Db, developerId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: stores.id })
     .from(stores)
     .where(
-      or(
-        eq(stores.accessPolicy, 'open'),
-        exists(
+      and(
+        ne(stores.accessPolicy, 'open'),
+        notExists(
           db
             .select({ one: storeAllowedDevelopers.storeId })
             .from(storeAllowedDevelopers)
@@ -43,6 +46,7 @@ export async function accessibleStores(db: Db, developerId: string): Promise<Sto
       ),
     )
     .orderBy(asc(stores.id));
+  return rows.map((r) => r.id);
 }
 
 export async function canAccessStore(
