@@ -1,23 +1,22 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import autocannon from 'autocannon';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { measureImageQueryLatency } from '../images/bench';
 import { createDeveloper, createKey } from '../auth/keys';
 import { readProductsFile } from '../catalog/import-files';
 import { BadRecordError, normalizeProduct, type NormalizedProduct } from '../catalog/normalize';
 import { upsertProducts } from '../catalog/upsert';
-import { openDatabase, setDatabase, closeDatabase, type Database } from '../db/client';
+import { openDatabase, setDatabase, closeDatabase, type Database, type Db } from '../db/client';
 import { refreshSearchStatistics } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
 import { createApiApp } from '../http/app';
 import { indexProducts } from '../search/indexer';
 import { addStore } from '../stores/registry';
 import { copyEmbeddingCache } from './copy-cache';
+import { benchEngine, ENGINES, type EngineName } from './engines';
 
 const DATASETS = path.resolve(process.cwd(), '../shared/datasets');
 const UPSERT_BATCH = 250;
@@ -79,10 +78,16 @@ async function serveApi(database: Database): Promise<{ url: string; close(): Pro
   };
 }
 
+interface SearchScopeChoice {
+  label: 'one_store' | 'all_stores';
+  /** The request body's store part for the n-th request. */
+  storeOf(n: number): { store_id?: string };
+}
+
 async function load(
   url: string,
   key: string,
-  storeId: string,
+  scope: SearchScopeChoice,
   queries: string[],
   connections: number,
   seconds: number,
@@ -101,14 +106,17 @@ async function load(
             method: 'POST',
             path: '/api/search/products',
             headers: { authorization: key, 'content-type': 'application/json' },
-            setupRequest: (req) => ({
-              ...req,
-              body: JSON.stringify({
-                store_id: storeId,
-                query: { text: queries[next++ % queries.length] },
-                max_result_count: 10,
-              }),
-            }),
+            setupRequest: (req) => {
+              const n = next++;
+              return {
+                ...req,
+                body: JSON.stringify({
+                  ...scope.storeOf(n),
+                  query: { text: queries[n % queries.length] },
+                  max_result_count: 10,
+                }),
+              };
+            },
           },
         ],
       },
@@ -128,129 +136,71 @@ async function load(
   };
 }
 
-async function benchServer(
-  label: string,
-  database: Database,
-  storeId: string,
+/** Search latency and throughput over HTTP at concurrency 1 and 8, for one scope. */
+async function benchScope(
+  api: { url: string },
+  key: string,
+  scope: SearchScopeChoice,
   queries: string[],
   seconds: number,
 ) {
-  const api = await serveApi(database);
-  try {
-    const dev = await createDeveloper(database.db, `bench-${label}`, 'pro');
-    const { key } = await createKey(database.db, dev.id);
-    // One pass embeds every query once (cached afterwards), as a warm service would have.
-    const started = performance.now();
-    for (const text of queries) {
-      const res = await fetch(`${api.url}/api/search/products`, {
-        method: 'POST',
-        headers: { authorization: key, 'content-type': 'application/json' },
-        body: JSON.stringify({ store_id: storeId, query: { text }, max_result_count: 10 }),
-      });
-      if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
-    }
-    const firstPassMs = (performance.now() - started) / queries.length;
-    const c1 = await load(api.url, key, storeId, queries, 1, seconds);
-    const c8 = await load(api.url, key, storeId, queries, 8, seconds);
-    const row = (f: LoadFigures) =>
-      `${label.padEnd(9)} c=${f.connections}  ${String(f.requests).padStart(6)} req  ${f.rps.toFixed(1).padStart(7)} req/s  p50 ${f.p50} ms  p95 ${f.p95} ms  p99 ${f.p99} ms  errors ${f.errors}`;
-    console.log(
-      `${label.padEnd(9)} first pass (query embedding included): ${firstPassMs.toFixed(1)} ms/query`,
-    );
-    console.log(row(c1));
-    console.log(row(c8));
-    return { first_pass_ms: Math.round(firstPassMs * 10) / 10, c1, c8 };
-  } finally {
-    await api.close();
+  // One pass embeds every query once (cached afterwards), as a warm service would have.
+  const started = performance.now();
+  for (const [n, text] of queries.entries()) {
+    const res = await fetch(`${api.url}/api/search/products`, {
+      method: 'POST',
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...scope.storeOf(n), query: { text }, max_result_count: 10 }),
+    });
+    if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
   }
-}
-
-/** Another process holds the data directory and serves it over the wire; we connect with pg. */
-async function startWireServer(dir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/bench/wire-server.ts', dir], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`wire server exited with ${code}`)));
-  });
-  const { port } = JSON.parse(line) as { port: number };
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.stdin!.end();
-      }),
-  };
-}
-
-async function main() {
-  // Request logs would drown the figures; warnings and errors still show.
-  process.env.LOG_LEVEL ??= 'warn';
-  // The PGlite socket server (lib/db/client.ts) accepts 4 connections; a larger pool is refused.
-  process.env.DATABASE_POOL_SIZE ??= '4';
-  const program = new Command()
-    .name('bench')
-    .description('Ingest throughput and HTTP search latency, embedded PGlite and over the wire')
-    .option(
-      '--products <file>',
-      'products.json to ingest',
-      path.join(DATASETS, 'homedepot/products.json'),
-    )
-    .option('--limit <n>', 'ingest only the first N products', (v) => Number(v))
-    .option(
-      '--queries <file>',
-      'query TSV (id, query, ...)',
-      path.join(DATASETS, 'wands-queries/query.csv'),
-    )
-    .option('--seconds <n>', 'duration of each load run', (v) => Number(v), 10)
-    .option('--data-dir <dir>', 'bench database directory (emptied first)', './data/bench')
-    .option(
-      '--cache-from <dir>',
-      'reuse text embeddings cached by this data directory',
-      './data/eval',
-    )
-    .option('--no-wire', 'skip the over-the-wire run')
-    .parse();
-  const opts = program.opts<{
-    products: string;
-    limit?: number;
-    queries: string;
-    seconds: number;
-    dataDir: string;
-    cacheFrom: string;
-    wire: boolean;
-  }>();
-  const dir = path.resolve(opts.dataDir);
-  fs.rmSync(dir, { recursive: true, force: true });
-  const queries = readQueries(opts.queries);
-  const { records } = await readProductsFile(opts.products);
-  const raw = records.slice(0, opts.limit ?? records.length);
-
-  const embedded = await openDatabase({ dataDir: dir });
-  const db = embedded.db;
-  const provider = textEmbedder();
-  let started = performance.now();
-  const cached = await copyEmbeddingCache(db, opts.cacheFrom, provider.modelId);
+  const firstPassMs = (performance.now() - started) / queries.length;
+  const c1 = await load(api.url, key, scope, queries, 1, seconds);
+  const c8 = await load(api.url, key, scope, queries, 8, seconds);
+  const row = (f: LoadFigures) =>
+    `${scope.label.padEnd(10)} c=${f.connections}  ${String(f.requests).padStart(6)} req  ${f.rps.toFixed(1).padStart(7)} req/s  p50 ${f.p50} ms  p95 ${f.p95} ms  p99 ${f.p99} ms  errors ${f.errors}`;
   console.log(
-    `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `${scope.label.padEnd(10)} first pass (query embedding included): ${firstPassMs.toFixed(1)} ms/query`,
   );
+  console.log(row(c1));
+  console.log(row(c8));
+  const figures = (f: LoadFigures) => ({
+    p50_ms: f.p50,
+    p95_ms: f.p95,
+    p99_ms: f.p99,
+    rps: f.rps,
+    errors: f.errors,
+  });
+  return { c1: figures(c1), c8: figures(c8) };
+}
 
-  const store = await addStore(db, { domain: 'bench.example.com', name: 'Bench' });
-  const ingestStarted = performance.now();
-  started = ingestStarted;
+/**
+ * The catalogue split evenly across `count` stores, each upserted as a sync would, then indexed
+ * in one pass (postings, statistics and embeddings for every store, one HNSW build).
+ */
+async function ingest(db: Db, raw: unknown[], count: number) {
+  const started = performance.now();
+  const storeIds: string[] = [];
   const ids: number[] = [];
-  for (let i = 0; i < raw.length; i += UPSERT_BATCH) {
-    const batch: NormalizedProduct[] = [];
-    for (const r of raw.slice(i, i + UPSERT_BATCH)) {
-      try {
-        batch.push(normalizeProduct(r));
-      } catch (err) {
-        if (!(err instanceof BadRecordError)) throw err;
+  const share = Math.ceil(raw.length / count);
+  for (let s = 0; s < count; s++) {
+    const store = await addStore(db, {
+      domain: `bench-${s + 1}.example.com`,
+      name: `Bench ${s + 1}`,
+    });
+    storeIds.push(store.id);
+    const records = raw.slice(s * share, (s + 1) * share);
+    for (let i = 0; i < records.length; i += UPSERT_BATCH) {
+      const batch: NormalizedProduct[] = [];
+      for (const r of records.slice(i, i + UPSERT_BATCH)) {
+        try {
+          batch.push(normalizeProduct(r));
+        } catch (err) {
+          if (!(err instanceof BadRecordError)) throw err;
+        }
       }
+      ids.push(...(await upsertProducts(db, store.id, batch)).writtenIds);
     }
-    ids.push(...(await upsertProducts(db, store.id, batch)).writtenIds);
   }
   const upsertS = (performance.now() - started) / 1000;
   let lastPrint = 0;
@@ -262,14 +212,14 @@ async function main() {
     },
   });
   // What a sync does at its end (lib/catalog/ingest.ts): the planner needs the new row counts.
-  started = performance.now();
+  const analyzeStarted = performance.now();
   await refreshSearchStatistics(db);
-  const analyzeS = (performance.now() - started) / 1000;
-  const ingestMs = performance.now() - ingestStarted;
+  const analyzeS = (performance.now() - analyzeStarted) / 1000;
+  const totalMs = performance.now() - started;
   const perSecond = (ms: number) => Math.round((ids.length / Math.max(ms / 1000, 1e-3)) * 10) / 10;
-  const ingest = {
+  const figures = {
     products: ids.length,
-    total_per_s: perSecond(ingestMs),
+    total_per_s: perSecond(totalMs),
     upsert_per_s: Math.round((ids.length / upsertS) * 10) / 10,
     lexical_per_s: perSecond(indexed.lexicalMs),
     embedding_per_s: perSecond(indexed.embeddingMs),
@@ -279,46 +229,139 @@ async function main() {
     analyze_s: Math.round(analyzeS * 10) / 10,
   };
   console.log(
-    `ingest: ${ingest.products} products, ${ingest.total_per_s}/s end to end; upsert ${ingest.upsert_per_s}/s, lexical index ${ingest.lexical_per_s}/s, ` +
-      `embeddings ${ingest.embedding_per_s}/s (${ingest.embedded_by_model} through the model, ${ingest.embedding_cache_hits} from cache), HNSW build ${ingest.hnsw_build_s} s, ANALYZE ${ingest.analyze_s} s`,
+    `ingest: ${figures.products} products in ${count} stores, ${figures.total_per_s}/s end to end; upsert ${figures.upsert_per_s}/s, lexical index ${figures.lexical_per_s}/s, ` +
+      `embeddings ${figures.embedding_per_s}/s (${figures.embedded_by_model} through the model, ${figures.embedding_cache_hits} from cache), HNSW build ${figures.hnsw_build_s} s, ANALYZE ${figures.analyze_s} s`,
   );
+  return { storeIds, figures };
+}
 
-  const embeddedRun = await benchServer('embedded', embedded, store.id, queries, opts.seconds);
-  await closeDatabase();
-
-  let wireRun: Awaited<ReturnType<typeof benchServer>> | null = null;
-  if (opts.wire) {
-    const wire = await startWireServer(dir);
-    try {
-      const remote = await openDatabase({ url: wire.url });
-      wireRun = await benchServer('wire', remote, store.id, queries, opts.seconds);
-      await closeDatabase();
-    } finally {
-      await wire.stop();
+async function main() {
+  // Request logs would drown the figures; warnings and errors still show.
+  process.env.LOG_LEVEL ??= 'warn';
+  const program = new Command()
+    .name('bench')
+    .description(
+      'Ingest throughput and HTTP search latency, one store and all stores, on one engine',
+    )
+    .option(
+      '--products <file>',
+      'products.json to ingest',
+      path.join(DATASETS, 'homedepot/products.json'),
+    )
+    .option('--limit <n>', 'ingest only the first N products', (v) => Number(v))
+    .option('--stores <n>', 'split the catalogue evenly across N stores', (v) => Number(v), 1)
+    .addOption(new Option('--engine <name>', 'database engine').choices(ENGINES).default('pglite'))
+    .option(
+      '--port <n>',
+      'first loopback port of the postgres/citus servers',
+      (v) => Number(v),
+      56500,
+    )
+    .option(
+      '--queries <file>',
+      'query TSV (id, query, ...)',
+      path.join(DATASETS, 'wands-queries/query.csv'),
+    )
+    .option('--seconds <n>', 'duration of each load run', (v) => Number(v), 10)
+    .option('--data-dir <dir>', 'pglite bench database directory (emptied first)', './data/bench')
+    .option(
+      '--cache-from <dir>',
+      'reuse text embeddings cached by this data directory',
+      './data/eval',
+    )
+    .option('--no-image', 'skip the image query measurement')
+    .parse();
+  const opts = program.opts<{
+    products: string;
+    limit?: number;
+    stores: number;
+    engine: EngineName;
+    port: number;
+    queries: string;
+    seconds: number;
+    dataDir: string;
+    cacheFrom: string;
+    image: boolean;
+  }>();
+  for (const file of [opts.products, opts.queries]) {
+    if (!fs.existsSync(file)) {
+      throw new Error(
+        `${file} is missing: the bench reads ../shared/datasets (or --products, --queries)`,
+      );
     }
   }
-  // Fetch + embed of a query image, the part an image query adds to a text one; its own database
-  // so the cache starts empty, images served from loopback.
-  const imageDb = await openDatabase({ url: 'memory://' });
-  const imageQuery = await measureImageQueryLatency(imageDb.db).finally(() => imageDb.close());
-  console.log(
-    `image query (${imageQuery.modelId}): uncached p50 ${imageQuery.uncachedMs.p50} ms, cached p50 ${imageQuery.cachedMs.p50} ms`,
-  );
+  if (!Number.isInteger(opts.stores) || opts.stores < 1) throw new Error('--stores must be >= 1');
+  const queries = readQueries(opts.queries);
+  const { records } = await readProductsFile(opts.products);
+  const raw = records.slice(0, opts.limit ?? records.length);
 
-  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  console.log(`peak RSS (bench process: API + embedded PGlite + model): ${peakRssMb} MB`);
-  console.log(
-    JSON.stringify({
-      ingest,
-      embedded: embeddedRun,
-      wire: wireRun,
-      wire_server: 'PGlite socket server in a separate process, reached with pg',
-      image_query: imageQuery,
-      peak_rss_mb: peakRssMb,
-      queries: queries.length,
-      seconds_per_run: opts.seconds,
-    }),
-  );
+  const engine = benchEngine(opts.engine, path.resolve(opts.dataDir), opts.port);
+  try {
+    const database = await engine.open();
+    const db = database.db;
+    const provider = textEmbedder();
+    const copyStarted = performance.now();
+    const cached = await copyEmbeddingCache(db, opts.cacheFrom, provider.modelId);
+    console.log(
+      `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`,
+    );
+    const { storeIds, figures } = await ingest(db, raw, Math.min(opts.stores, raw.length));
+
+    setDatabase(database);
+    const api = await serveApi(database);
+    let oneStore;
+    let allStores;
+    try {
+      const dev = await createDeveloper(db, 'bench', 'pro');
+      const { key } = await createKey(db, dev.id);
+      oneStore = await benchScope(
+        api,
+        key,
+        { label: 'one_store', storeOf: (n) => ({ store_id: storeIds[n % storeIds.length]! }) },
+        queries,
+        opts.seconds,
+      );
+      allStores = await benchScope(
+        api,
+        key,
+        { label: 'all_stores', storeOf: () => ({}) },
+        queries,
+        opts.seconds,
+      );
+    } finally {
+      await api.close();
+      await closeDatabase();
+    }
+    const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    console.log(`peak RSS of the API process (with embedded PGlite when pglite): ${rssMb} MB`);
+
+    let imageQuery;
+    if (opts.image) {
+      // Fetch + embed of a query image, the part an image query adds to a text one; its own
+      // database so the cache starts empty, images served from loopback.
+      const imageDb = await openDatabase({ url: 'memory://' });
+      imageQuery = await measureImageQueryLatency(imageDb.db).finally(() => imageDb.close());
+      console.log(
+        `image query (${imageQuery.modelId}): uncached p50 ${imageQuery.uncachedMs.p50} ms, cached p50 ${imageQuery.cachedMs.p50} ms`,
+      );
+    }
+    console.log(
+      JSON.stringify({
+        engine: opts.engine,
+        stores: storeIds.length,
+        products: figures.products,
+        one_store: oneStore,
+        all_stores: allStores,
+        rss_mb: rssMb,
+        ingest: figures,
+        image_query: imageQuery,
+        queries: queries.length,
+        seconds_per_run: opts.seconds,
+      }),
+    );
+  } finally {
+    await engine.stop();
+  }
 }
 
 main().catch((err) => {

@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase, type Database } from '../db/client';
+
+export const ENGINES = ['pglite', 'postgres', 'citus'] as const;
+export type EngineName = (typeof ENGINES)[number];
+
+/** Citus workers the bench starts beside the coordinator. */
+const CITUS_WORKERS = 2;
+
+export interface BenchEngine {
+  name: EngineName;
+  /** Opens (and migrates) a fresh, empty database on the engine. */
+  open(): Promise<Database>;
+  /** Stops servers the bench started and removes their data. */
+  stop(): Promise<void>;
+}
+
+/** ../shared/postgres/pg, or the script PG_TOOLS names: it installs and starts real servers. */
+function pgTools(): string {
+  const tools = path.resolve(process.env.PG_TOOLS ?? '../shared/postgres/pg');
+  if (!fs.existsSync(tools)) {
+    throw new Error(
+      `the postgres and citus engines need ${tools} (set PG_TOOLS to the pg script of shared/postgres)`,
+    );
+  }
+  return tools;
+}
+
+/**
+ * The engine under test. pglite: the embedded default in a data directory. postgres: Debian's
+ * PostgreSQL 15 with pgvector; citus: a coordinator and two workers; both started on loopback
+ * through shared/postgres/pg in a temporary directory.
+ */
+export function benchEngine(name: EngineName, dataDir: string, port: number): BenchEngine {
+  if (name === 'pglite') {
+    return {
+      name,
+      open: () => {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        return openDatabase({ dataDir });
+      },
+      stop: async () => undefined,
+    };
+  }
+  const tools = pgTools();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
+  let started = false;
+  return {
+    name,
+    async open() {
+      const args =
+        name === 'citus'
+          ? ['citus', dir, String(port), String(CITUS_WORKERS)]
+          : ['start', dir, String(port)];
+      const out = execFileSync('bash', [tools, ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      started = true;
+      const url = out.trim().split('\n').at(-1)!;
+      return openDatabase({ url });
+    },
+    async stop() {
+      if (started) execFileSync('bash', [tools, 'stop', dir], { stdio: 'inherit' });
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
