@@ -189,7 +189,7 @@ function similarity(
  * (store_id, product id) and filtered by the scope, so that Citus runs each part inside the
  * shards, and routes a one-store search to the one shard holding the store.
  */
-export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise<Candidate[]> {
+export function retrievalQuery(req: RetrievalRequest): SQL {
   const lex = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
   const text = req.text;
   const textSim = similarity(req, 'te', 'text', text, text?.vector);
@@ -210,7 +210,7 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
       ON ls.store_id = p.store_id AND ls.product_id = p.id`
     : sql`LEFT JOIN (SELECT NULL::float8 AS bm25, NULL::float8 AS matched) ls ON true`;
 
-  const query = sql`
+  return sql`
     WITH q AS (SELECT * FROM unnest(${textArray(terms.map((t) => t.term))},
                                     ${floatArray(terms.map((t) => t.weight))}) AS q(term, w)),
     ${lexical},
@@ -228,12 +228,18 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
     JOIN c ON c.store_id = p.store_id AND c.product_id = p.id
     ${scores} ${textSim.join} ${imageSim.join} ${styleSim.join}
     WHERE ${inScope(req.scope, 'p')}`;
+}
 
+/**
+ * The candidates and their signals (retrievalQuery), with the HNSW settings of this search.
+ */
+export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise<Candidate[]> {
+  const query = retrievalQuery(req);
   const rows = await db.transaction(async (tx) => {
     // Settings for this statement alone: SET LOCAL ends with the transaction, so a pooled
     // connection never carries them to another query. On Citus, propagate_set_commands sends
     // them on to the workers that run the shards (elsewhere it is an inert placeholder).
-    if (text || req.image) {
+    if (req.text || req.image) {
       await tx.execute(sql.raw(`SET LOCAL citus.propagate_set_commands = 'local'`));
       await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`));
       await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
@@ -249,7 +255,7 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
       style_cosine: number | null;
     }>(tx as unknown as Db, query);
   });
-  const idfTotal = Math.max(lex?.idfTotal ?? 0, 1e-9);
+  const idfTotal = Math.max(req.lexical?.idfTotal ?? 0, 1e-9);
   return rows.map((r) => ({
     productId: Number(r.product_id),
     storeId: r.store_id,

@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../db/client';
+import { startTestServer, type TestServer } from '../testing/server';
+import { resolveQueryTerms } from './query-terms';
+import { retrievalQuery } from './retrieve';
+import { createFixtureStore, type FixtureProduct } from './testing/catalogue';
+
+/**
+ * The same searches answer the same ranking on every engine this suite runs on (in-process
+ * PGlite, PGlite over the wire, PostgreSQL, Citus): one SQL ranking path, checked against one
+ * expected answer. The catalogue's words are made up, so that rows other suites put in a shared
+ * database never match them, and the threshold keeps out products only the vector side found.
+ */
+let t: TestServer;
+let dev: { id: string; key: string };
+const stores: Array<{ id: string }> = [];
+
+const product = (id: number, title: string, price: string, tags: string[] = []) => ({
+  id,
+  title,
+  tags,
+  variants: [{ id: id * 10 + 1, price }],
+});
+
+const catalogues: FixtureProduct[][] = [
+  [
+    product(5101, 'Zorbik Quellan Lumtrax', '40.00', ['lighting']),
+    product(5102, 'Zorbik Lumtrax Sholvet', '12.00'),
+    product(5103, 'Quellan Florn Lumtrax Zorbik Brassik', '95.00'),
+    product(5104, 'Velmora Thrombel Blanquet', '30.00'),
+  ],
+  [
+    product(5201, 'Quellan Deskar Lumtrax', '25.00'),
+    product(5202, 'Zorbik Quellan Lumtrax Pairon', '70.00', ['zorbik']),
+    product(5203, 'Velmora Cushvel Covrin', '15.00'),
+  ],
+  [product(5301, 'Velmora Quellan Ruggat', '120.00'), product(5302, 'Zorbik Candrel', '8.00')],
+];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  dev = await t.newDeveloper('free');
+  for (const items of catalogues) stores.push(await createFixtureStore(t.database.db, items));
+});
+afterAll(() => t?.close());
+
+async function ranking(body: Record<string, unknown>): Promise<string[]> {
+  const res = await t.call('POST', '/search/products', {
+    key: dev.key,
+    body: { similarity_threshold: 0.2, max_result_count: 20, ...body },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // Only this suite's stores: a database kept between runs may hold earlier copies of them.
+  const ours = new Set(stores.map((s) => s.id));
+  return res.body.results
+    .filter((r: { store_id: string }) => ours.has(r.store_id))
+    .map((r: { id: string }) => r.id);
+}
+
+describe('one ranking on every engine', () => {
+  it('answers the expected ranking across all stores and in one store', async () => {
+    expect(await ranking({ query: { text: 'zorbik quellan lumtrax' } })).toEqual([
+      '5202',
+      '5101',
+      '5103',
+      '5102',
+      '5201',
+      '5302',
+      '5301',
+    ]);
+    expect(
+      await ranking({ query: { text: 'zorbik quellan lumtrax' }, store_id: stores[1]!.id }),
+    ).toEqual(['5202', '5201']);
+    expect(await ranking({ query: { text: 'velmora' } })).toEqual(['5203', '5301', '5104']);
+    expect(await ranking({ query: { text: 'quelan lumtrax' }, price_max: 50 })).toEqual([
+      '5201',
+      '5101',
+      '5102',
+    ]);
+  });
+});
+
+async function isCitus(): Promise<boolean> {
+  const rows = await queryRows<{ n: number }>(
+    t.database.db,
+    sql`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'citus'`,
+  );
+  return rows[0]!.n > 0;
+}
+
+describe('Citus layout', () => {
+  it('distributes the catalogue by store, co-located, and routes a one-store search to one shard', async (ctx) => {
+    if (!(await isCitus())) ctx.skip();
+    const db = t.database.db;
+    const layout = await queryRows<{
+      table_name: string;
+      citus_table_type: string;
+      distribution_column: string;
+      colocation_id: number;
+    }>(
+      db,
+      sql`SELECT table_name::text, citus_table_type, distribution_column, colocation_id
+          FROM citus_tables ORDER BY table_name::text`,
+    );
+    const byName = new Map(layout.map((r) => [r.table_name, r]));
+    const catalogue = ['products', 'variants', 'product_embeddings', 'search_postings'];
+    for (const name of catalogue) {
+      expect(byName.get(name), name).toMatchObject({
+        citus_table_type: 'distributed',
+        distribution_column: 'store_id',
+      });
+    }
+    expect(new Set(catalogue.map((n) => byName.get(n)!.colocation_id)).size).toBe(1);
+    for (const name of ['stores', 'store_allowed_developers', 'developers']) {
+      expect(byName.get(name)?.citus_table_type, name).toBe('reference');
+    }
+
+    const lexical = await resolveQueryTerms(db, 'zorbik quellan lumtrax');
+    const plan = async (scope: Parameters<typeof retrievalQuery>[0]['scope']) => {
+      const rows = await queryRows<Record<string, string>>(
+        db,
+        sql`EXPLAIN ${retrievalQuery({ scope, lexical, lexicalCandidates: 100, vectorCandidates: 50 })}`,
+      );
+      return rows.map((r) => Object.values(r)[0]).join('\n');
+    };
+    const one = await plan({ storeId: stores[0]!.id, storeDocs: 4 });
+    expect(one).toMatch(/Task Count: 1\b/);
+    expect(one).not.toMatch(/Distributed Subplan/);
+    const all = await plan({ excludeStoreIds: [] });
+    const shards = Math.max(...[...all.matchAll(/Task Count: (\d+)/g)].map((m) => Number(m[1])));
+    expect(shards).toBeGreaterThan(1);
+  });
+});
