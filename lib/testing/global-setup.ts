@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { openDatabase } from '../db/client';
+import { closePglite, openDatabase } from '../db/client';
 
 /**
  * With TEST_DATABASE=wire, every suite talks to one PostgreSQL server over the wire protocol
@@ -20,6 +20,6 @@ export default async function setup() {
   process.env.TEST_DATABASE_URL = url;
   return async () => {
     await server.stop();
-    await db.close();
+    await closePglite(db);
   };
 }
