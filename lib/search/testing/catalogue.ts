@@ -3,24 +3,9 @@ import { newId } from '../../db/ids';
 import { eq } from 'drizzle-orm';
 import { ingestPages } from '../../catalog/ingest';
 import { products, storeAllowedDevelopers, stores } from '../../db/schema';
+import { adminProduct, type FixtureProduct } from '../../testing/fixtures/admin-product';
 
-export interface FixtureVariant {
-  id: number;
-  title?: string;
-  price: string;
-  available?: boolean;
-  option1?: string | null;
-}
-
-export interface FixtureProduct {
-  id: number;
-  title: string;
-  description?: string;
-  productType?: string;
-  vendor?: string;
-  tags?: string[];
-  variants: FixtureVariant[];
-}
+export type { FixtureProduct };
 
 let sequence = 0;
 
@@ -49,42 +34,7 @@ export async function createFixtureStore(
       .insert(storeAllowedDevelopers)
       .values(opts.allowedDevelopers.map((developerId) => ({ storeId: id, developerId })));
   }
-  const records = items.map((p) => ({
-    id: p.id,
-    title: p.title,
-    handle: p.title.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-    body_html: p.description ? `<p>${p.description}</p>` : '',
-    vendor: p.vendor ?? '',
-    product_type: p.productType ?? '',
-    tags: (p.tags ?? []).join(', '),
-    options: [{ id: p.id * 10, product_id: p.id, name: 'Size', position: 1, values: ['One'] }],
-    images: [
-      {
-        id: p.id * 100,
-        alt: p.title,
-        position: 1,
-        product_id: p.id,
-        created_at: '2026-01-01T00:00:00-05:00',
-        updated_at: '2026-01-01T00:00:00-05:00',
-        admin_graphql_api_id: `gid://shopify/ProductImage/${p.id * 100}`,
-        width: 800,
-        height: 600,
-        src: `https://cdn.example.com/${p.id}.jpg`,
-        variant_ids: [],
-      },
-    ],
-    variants: p.variants.map((v, i) => ({
-      id: v.id,
-      product_id: p.id,
-      title: v.title ?? 'Default Title',
-      price: v.price,
-      option1: v.option1 ?? 'One',
-      option2: null,
-      option3: null,
-      available: v.available ?? true,
-      position: i + 1,
-    })),
-  }));
+  const records = items.map(adminProduct);
   await ingestPages(db, id, onePage(records), { removeVanished: false });
   const rows = await db
     .select({ id: products.id })
