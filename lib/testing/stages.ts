@@ -99,7 +99,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     interrupted ??= signal;
     // Each stage is its own process group, so servers and workers it started stop with it.
-    if (running) process.kill(-running, signal);
+    try {
+      if (running) process.kill(-running, signal);
+    } catch {
+      // The group ended between its exit and our 'close' event: nothing left to stop.
+    }
   });
 }
 
