@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
 import { products } from '../db/schema';
 import { startTestServer, type TestServer } from '../testing/server';
+import { madeUpWord } from '../testing/unique';
 import { analyze } from './analyzer';
 import { indexProducts } from './indexer';
 import { documentFrequency, lexicalSnapshot } from './lexical-snapshot';
@@ -34,10 +35,13 @@ describe('analyzer', () => {
 describe('indexProducts', () => {
   it('writes search text, postings, statistics and one embedding per product, and reuses them', async () => {
     const db = t.database.db;
+    // Made-up words: their document frequencies count only these products whatever else the
+    // database holds, and the renamed title is new to the embedding cache, which outlives runs.
+    const [pipe, pvc, brass] = [madeUpWord(), madeUpWord(), madeUpWord()];
     const store = await createFixtureStore(db, [
-      { id: 9001, title: 'Copper Pipe 3/4 in.', variants: [{ id: 90011, price: '12.50' }] },
-      { id: 9002, title: 'PVC Pipe 1/2 in.', variants: [{ id: 90021, price: '3.10' }] },
-      { id: 9003, title: 'Copper Pipe 3/4 in.', variants: [{ id: 90031, price: '12.00' }] },
+      { id: 9001, title: `Copper ${pipe} 3/4 in.`, variants: [{ id: 90011, price: '12.50' }] },
+      { id: 9002, title: `${pvc} ${pipe} 1/2 in.`, variants: [{ id: 90021, price: '3.10' }] },
+      { id: 9003, title: `Copper ${pipe} 3/4 in.`, variants: [{ id: 90031, price: '12.00' }] },
     ]);
     const [row] = await db
       .select({ searchText: products.searchText })
@@ -47,7 +51,7 @@ describe('indexProducts', () => {
 
     const before = (await lexicalSnapshot(db, store.id))!;
     const versionBefore = before.version;
-    expect(documentFrequency(before, 'pipe')).toBe(3);
+    expect(documentFrequency(before, pipe)).toBe(3);
     const [stats] = await queryRows<{ doc_count: number }>(
       db,
       sql`SELECT doc_count FROM search_store_stats WHERE store_id = ${store.id}`,
@@ -66,15 +70,15 @@ describe('indexProducts', () => {
 
     await db
       .update(products)
-      .set({ title: 'Brass Pipe 3/4 in.' })
+      .set({ title: `${brass} ${pipe} 3/4 in.` })
       .where(eq(products.id, store.productIds[1]!));
     const changed = await indexProducts(db, store.productIds);
     expect(changed).toMatchObject({ embedded: 1, reused: 2 });
     // Another write bumped the store's version: the next search reads the new postings.
     const after = (await lexicalSnapshot(db, store.id))!;
     expect(after.version).toBeGreaterThan(versionBefore);
-    expect(documentFrequency(after, 'pvc')).toBe(0);
-    expect(documentFrequency(after, 'brass')).toBe(1);
-    expect(documentFrequency(after, 'pipe')).toBe(3);
+    expect(documentFrequency(after, pvc)).toBe(0);
+    expect(documentFrequency(after, brass)).toBe(1);
+    expect(documentFrequency(after, pipe)).toBe(3);
   });
 });
