@@ -392,9 +392,8 @@ describe('service endpoints', () => {
       status: 'ok',
       database: { reachable: true, migrations: { current: true } },
     });
-    expect(res.body.database.kind).toBe(
-      process.env.TEST_DATABASE === 'wire' ? 'postgres' : 'pglite',
-    );
+    // The test server opens TEST_DATABASE_URL when it is set, whatever TEST_DATABASE says.
+    expect(res.body.database.kind).toBe(process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
   });
 
   it('serves an OpenAPI document generated from the schemas, with the status of each code', async () => {
