@@ -8,11 +8,11 @@ function pick(letters: string): string {
 }
 
 /**
- * A word no catalogue uses, different on every call and every run. All test files share one
- * database in the wire runs, and search statistics span every store, so a test that must find
- * only its own products searches for a word only they hold. The "zq" start keeps typo correction
- * (which only looks at terms sharing the first two letters) away from real words, and the final
- * "k" keeps the analyzer's stemmer from trimming it.
+ * A word no catalogue uses, new on every call (one of 41 million). Test files share one database
+ * in the wire runs, and a server named by TEST_DATABASE_URL keeps it between runs, so a test that
+ * must find or count only its own products gives them a word nothing else holds. The "zq" start
+ * keeps typo correction (which only looks at terms sharing the first two letters) away from real
+ * words, and the final "k" keeps the analyzer's stemmer from trimming it.
  */
 export function madeUpWord(): string {
   let word = 'zq';
@@ -21,9 +21,8 @@ export function madeUpWord(): string {
 }
 
 /**
- * A store domain no earlier run has registered: a database named by TEST_DATABASE_URL outlives
- * the run, and store domains are unique. The label stays first, so names derived from it
- * ("quiet-lamps" -> "Quiet Lamps") do not change.
+ * A store domain no earlier run has registered, as store domains are unique. The label stays
+ * first, so names derived from it ("quiet-lamps" -> "Quiet Lamps") do not change.
  */
 export function uniqueDomain(label: string, tld = 'example'): string {
   return `${label}.${madeUpWord()}.${tld}`;

@@ -66,8 +66,9 @@ async function shapeProducts(
       png(`/${folder}/${title.replace(' ', '-')}.png`, await shapeImage(shape, color)),
     ];
   }
-  for (const [title, urls] of Object.entries(more))
+  for (const [title, urls] of Object.entries(more)) {
     catalogue[title] = [...(catalogue[title] ?? []), ...urls];
+  }
   const ids = await insertImageProducts(
     t.database.db,
     Object.entries(catalogue).map(([title, images]) => ({ title, images })),
