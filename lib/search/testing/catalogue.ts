@@ -15,7 +15,8 @@ async function* onePage(records: unknown[]): AsyncGenerator<unknown[]> {
 
 /**
  * A small store filled through the catalogue's own ingestion (normalize, upsert, index) from
- * products in Shopify's Admin shape, as a store sync or file import would write them.
+ * products in Shopify's Admin shape, as a store sync or file import would write them. Its
+ * product ids come in the order of `items`.
  */
 export async function createFixtureStore(
   db: Db,
@@ -37,9 +38,11 @@ export async function createFixtureStore(
   const records = items.map(adminProduct);
   await ingestPages(db, id, onePage(records), { removeVanished: false });
   const rows = await db
-    .select({ id: products.id })
+    .select({ id: products.id, externalId: products.externalId })
     .from(products)
-    .where(eq(products.storeId, id))
-    .orderBy(products.id);
-  return { id, domain, name, productIds: rows.map((r) => r.id) };
+    .where(eq(products.storeId, id));
+  // Matched by platform id, not sorted by row id: no database promises to number rows in
+  // insertion order.
+  const idOf = new Map(rows.map((r) => [r.externalId, r.id]));
+  return { id, domain, name, productIds: items.map((p) => idOf.get(String(p.id))!) };
 }
