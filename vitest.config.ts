@@ -1,10 +1,13 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+// TEST_CANARY=1 runs only the deliberately failing canary (see lib/testing/stages.ts).
+const include = process.env.TEST_CANARY ? ['lib/testing/canary.canary.ts'] : ['lib/**/*.test.ts'];
+
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(__dirname) } },
   test: {
-    include: ['lib/**/*.test.ts'],
+    include,
     globalSetup: ['lib/testing/global-setup.ts'],
     env: { LOG_LEVEL: 'silent' },
     testTimeout: 60_000,

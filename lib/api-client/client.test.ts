@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../config/env';
 import { startTestServer, type TestServer } from '../testing/server';
+import { uniqueDomain } from '../testing/unique';
 import { ApiRequestError, createApiClient, createOperatorClient, type ApiClient } from './index';
 
 const OPERATOR_TOKEN = 'client-test-operator-token';
@@ -91,8 +92,9 @@ describe('API client', () => {
 
   it('calls the operator API with the operator token', async () => {
     const operator = createOperatorClient({ baseUrl: t.baseUrl, operatorToken: OPERATOR_TOKEN });
-    const { store } = await operator.createStore({ domain: 'client-test.example', name: 'Client' });
-    expect(store).toMatchObject({ domain: 'client-test.example', verified: false });
+    const domain = uniqueDomain('client-test');
+    const { store } = await operator.createStore({ domain, name: 'Client' });
+    expect(store).toMatchObject({ domain, verified: false });
     expect((await operator.getStore(store.id)).store.id).toBe(store.id);
     expect((await operator.listStores()).stores.map((s) => s.id)).toContain(store.id);
     const policy = await operator.setPolicy(store.id, 'allow', []);

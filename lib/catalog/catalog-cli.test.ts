@@ -1,17 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloper } from '../auth/keys';
 import { openDatabase, type Database } from '../db/client';
-import { products, variants } from '../db/schema';
+import { products, stores, variants } from '../db/schema';
 import { runCli } from '../testing/cli';
+import { adminExport } from '../testing/fixtures/admin-export';
 import { importFiles } from './import-files';
 import { listSyncErrors } from './store-job';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-cli-test-'));
-const adminFile = path.resolve('../shared/datasets/shopify-demo-unitedbyblue/products.json');
+const adminFile = path.join(dataDir, 'admin-export.json');
 const publicFile = path.join(dataDir, 'public-products.json');
 const brokenFile = path.join(dataDir, 'broken.json');
 
@@ -26,8 +27,16 @@ function cli(...args: string[]) {
 
 let holder: Database;
 
+/** A store registered through the CLI: each test has its own, so none depends on another's. */
+async function addStore(domain: string): Promise<string> {
+  const added = await cli('store', 'add', '--domain', domain, '--json');
+  expect(added.code, added.stderr).toBe(0);
+  return JSON.parse(added.stdout).store.id;
+}
+
 beforeAll(async () => {
   holder = await openDatabase({ dataDir, shareOverSocket: true });
+  fs.writeFileSync(adminFile, JSON.stringify(adminExport));
   fs.writeFileSync(
     publicFile,
     JSON.stringify({
@@ -59,13 +68,8 @@ afterAll(async () => {
 });
 
 describe('catalogue CLI', () => {
-  let storeId: string;
-
   it('adds a store and imports Admin-shape and public-shape files', async () => {
-    const added = await cli('store', 'add', '--domain', 'united-blue.example', '--json');
-    expect(added.code, added.stderr).toBe(0);
-    storeId = JSON.parse(added.stdout).store.id;
-
+    const storeId = await addStore('first-import.example');
     const imported = await cli(
       'catalog',
       'import',
@@ -79,13 +83,15 @@ describe('catalogue CLI', () => {
     const result = JSON.parse(imported.stdout);
     expect(result).toMatchObject({
       state: 'succeeded',
-      progress: { seen: 27, added: 26, failed: 1, removed: 0, embedded: 26 },
-      store: { product_count: 26, sync: { state: 'succeeded' } },
+      progress: { seen: 7, added: 6, failed: 1, removed: 0, embedded: 6 },
+      store: { product_count: 6, sync: { state: 'succeeded' } },
     });
 
-    const [mug] = await holder.db.select().from(products).where(eq(products.externalId, '9001'));
+    const [mug] = await holder.db
+      .select()
+      .from(products)
+      .where(and(eq(products.storeId, storeId), eq(products.externalId, '9001')));
     expect(mug).toMatchObject({
-      storeId,
       description: 'Holds 12 oz.',
       tags: ['camping', 'mugs'],
       images: ['https://cdn.example/mug.jpg'],
@@ -100,6 +106,11 @@ describe('catalogue CLI', () => {
       { id: '90011', available: true },
       { id: '90012', available: false },
     ]);
+    const [tote] = await holder.db
+      .select()
+      .from(products)
+      .where(and(eq(products.storeId, storeId), eq(products.externalId, '7410000000105')));
+    expect(tote).toMatchObject({ tags: ['Bags'], available: false, priceMin: '72.00' });
 
     expect(await listSyncErrors(holder.db, storeId)).toEqual([
       expect.objectContaining({ external_id: '9002', message: expect.stringMatching(/variants/) }),
@@ -107,19 +118,33 @@ describe('catalogue CLI', () => {
   });
 
   it('re-imports without re-embedding, and refuses an unreadable file before writing anything', async () => {
+    const storeId = await addStore('re-import.example');
+    const first = await importFiles(holder.db, storeId, [adminFile]);
+    expect(first.progress).toMatchObject({ seen: 5, added: 5, embedded: 5 });
     const again = await importFiles(holder.db, storeId, [adminFile]);
-    expect(again.progress).toMatchObject({ seen: 25, unchanged: 25, added: 0, embedded: 0 });
+    expect(again.progress).toMatchObject({ seen: 5, unchanged: 5, added: 0, embedded: 0 });
 
     const broken = await cli('catalog', 'import', '--store', storeId, brokenFile);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/broken\.json is not JSON/);
+    const [kept] = await holder.db
+      .select({ n: count() })
+      .from(products)
+      .where(eq(products.storeId, storeId));
+    expect(kept!.n).toBe(5);
   });
 
   it('lists stores, sets the access policy, and reindexes every product', async () => {
+    const storeId = await addStore('listed.example');
+    await importFiles(holder.db, storeId, [adminFile]);
     const listed = JSON.parse((await cli('store', 'list', '--json')).stdout);
-    expect(listed.stores).toEqual([
-      expect.objectContaining({ id: storeId, domain: 'united-blue.example', product_count: 26 }),
-    ]);
+    const registered = await holder.db.select({ id: stores.id }).from(stores);
+    expect(listed.stores.map((s: { id: string }) => s.id).sort()).toEqual(
+      registered.map((s) => s.id).sort(),
+    );
+    expect(listed.stores).toContainEqual(
+      expect.objectContaining({ id: storeId, domain: 'listed.example', product_count: 5 }),
+    );
     const dev = await createDeveloper(holder.db, 'Shop app', 'free');
     const policy = JSON.parse(
       (await cli('store', 'policy', storeId, 'allow', dev.id, '--json')).stdout,
@@ -133,6 +158,7 @@ describe('catalogue CLI', () => {
     expect(reindexed.code, reindexed.stderr).toBe(0);
     const result = JSON.parse(reindexed.stdout);
     expect(result).toMatchObject({ model_id: expect.any(String) });
-    expect(result.embedded + result.reused).toBe(26);
+    const [all] = await holder.db.select({ n: count() }).from(products);
+    expect(result.embedded + result.reused).toBe(all!.n);
   });
 });

@@ -1,14 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { adminExport } from '../testing/fixtures/admin-export';
 import { toPriceString } from './decimal';
 import { htmlToText } from './html-text';
 import { BadRecordError, contentHash, isListed, normalizeProduct } from './normalize';
-
-const datasets = path.resolve(process.cwd(), '../shared/datasets');
-const adminProducts = JSON.parse(
-  fs.readFileSync(path.join(datasets, 'shopify-demo-unitedbyblue/products.json'), 'utf8'),
-) as Array<Record<string, any>>;
 
 const publicProduct = {
   id: 7001,
@@ -48,17 +42,25 @@ describe('normalizeProduct', () => {
   });
 
   it('reads the Admin shape: comma-separated tags and availability from inventory', () => {
-    const cap = adminProducts[0]!;
+    const cap = adminExport[0]!;
     const p = normalizeProduct(cap);
-    expect(p.externalId).toBe(String(cap.id));
-    expect(p.tags).toEqual(
-      String(cap.tags)
-        .split(',')
-        .map((t: string) => t.trim())
-        .filter(Boolean),
+    expect(p.externalId).toBe('7410000000101');
+    expect(p.tags).toEqual(['Accessories', 'Hats', 'wool', 'Made in Vermont']);
+    expect(p.description).toBe(
+      'A five-panel cap in boiled wool, with a waxed cotton strap.\nOne size fits most\n' +
+        'Sewn in our workshop\nSpot clean.\nDry flat.',
     );
-    expect(p.description).not.toMatch(/<|&nbsp;|\u00a0{2}/);
-    expect(p.description).toMatch(/classic 5 panel hat/);
+    expect(p.options).toEqual([{ name: 'Color', values: ['Moss', 'Charcoal', 'Rust'] }]);
+    expect(p.images).toEqual([
+      'https://cdn.example.com/fernhill/cap-moss.jpg',
+      'https://cdn.example.com/fernhill/cap-charcoal.jpg',
+    ]);
+    expect([p.priceMin, p.priceMax]).toEqual(['34.00', '38.00']);
+    expect(p.variants.map((v) => [v.externalId, v.available])).toEqual([
+      ['7410000100101', true],
+      ['7410000100102', false],
+      ['7410000100103', true],
+    ]);
     const tracked = {
       ...cap.variants[0],
       inventory_management: 'shopify',
@@ -72,8 +74,39 @@ describe('normalizeProduct', () => {
     expect(variantsOf({ inventory_quantity: 0, inventory_management: null })).toBe(true);
   });
 
-  it('normalizes every product of a real Admin export', () => {
-    for (const raw of adminProducts) expect(() => normalizeProduct(raw)).not.toThrow();
+  it('normalizes every product of an Admin export', () => {
+    const normalized = adminExport.map((raw) => normalizeProduct(raw));
+    expect(normalized.map((p) => [p.title, p.tags, p.available])).toEqual([
+      ['Fernhill Wool Five-Panel Cap', ['Accessories', 'Hats', 'wool', 'Made in Vermont'], true],
+      ['Ridgeline Packable Rain Shell', ['Outerwear', 'Rain', 'Waterproof'], true],
+      ['Cedar Folding Camp Stool', [], true],
+      ['Merino Trail Crew Socks', ['Accessories', 'Socks', 'wool'], true],
+      ['Waxed Canvas Field Tote', ['Bags'], false],
+    ]);
+    const shell = normalized[1]!;
+    expect(shell.description).toBe(
+      'Seam-taped 2.5-layer shell that packs into its own pocket & weighs 240 g.',
+    );
+    expect(
+      shell.variants.map((v) => [v.title, v.option1, v.option2, v.price, v.available]),
+    ).toEqual([
+      ['S / Olive', 'S', 'Olive', '139.00', true],
+      ['S / Navy', 'S', 'Navy', '139.00', false],
+      ['M / Olive', 'M', 'Olive', '139.00', true],
+      ['M / Navy', 'M', 'Navy', '139.00', true],
+      ['L / Olive', 'L', 'Olive', '149.00', false],
+      ['L / Navy', 'L', 'Navy', '149.00', true],
+    ]);
+    const unavailable = normalized.flatMap((p) =>
+      p.variants.filter((v) => !v.available).map((v) => v.externalId),
+    );
+    expect(unavailable).toEqual([
+      '7410000100102',
+      '7410000100202',
+      '7410000100205',
+      '7410000100501',
+      '7410000100502',
+    ]);
   });
 
   it('names the record and the field of a bad record', () => {

@@ -45,6 +45,21 @@ function redact(url: string): string {
   return u.toString();
 }
 
+/**
+ * Closes a PGlite without touching the process's exit code. PGlite 0.4's close() runs
+ * Emscripten's exit, which sets process.exitCode = 0 and so turned a failed run (a CLI command,
+ * a test run whose teardown closes PGlite) into a success. Fixed upstream in PGlite 0.5.5
+ * (electric-sql/pglite#1059).
+ */
+export async function closePglite(client: PGlite): Promise<void> {
+  const exitCode = process.exitCode;
+  try {
+    await client.close();
+  } finally {
+    process.exitCode = exitCode;
+  }
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: env().DATABASE_POOL_SIZE });
   // A dropped idle connection must not crash the process; the pool replaces it.
@@ -59,7 +74,7 @@ async function openEmbedded(dir: string | undefined, opts: OpenOptions): Promise
     const client = await PGlite.create({ extensions: { vector } });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder: migrationsDir() });
-    return { db, kind: 'pglite', location: 'memory://', close: () => client.close() };
+    return { db, kind: 'pglite', location: 'memory://', close: () => closePglite(client) };
   }
   if (opts.joinRunningServer) {
     const holder = readLock(dir);
@@ -93,7 +108,7 @@ async function openEmbedded(dir: string | undefined, opts: OpenOptions): Promise
       location: dir,
       async close() {
         await socket?.stop();
-        await client.close();
+        await closePglite(client);
         lock.release();
       },
     };

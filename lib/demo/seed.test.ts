@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client';
 import { products, stores } from '../db/schema';
 import type { StoreSim } from '../store-sim/server';
@@ -26,8 +25,15 @@ beforeAll(async () => {
   );
   process.env.DEMO_CATALOGUE = smallCatalogue;
 });
-afterAll(async () => {
+// Seeding depends on which stores exist, so every test starts from a database without any.
+beforeEach(async () => {
+  await database.db.delete(stores);
+});
+afterEach(async () => {
   await sim?.close();
+  sim = undefined;
+});
+afterAll(async () => {
   await database?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -56,6 +62,7 @@ describe('demo data', () => {
   });
 
   it('restarts the simulator for its own demo store without re-adding or re-embedding', async () => {
+    sim = await seedDemoData(database.db);
     const port = new URL(sim!.baseUrl).port;
     await sim!.close();
     sim = await seedDemoData(database.db);
@@ -68,16 +75,14 @@ describe('demo data', () => {
     });
   });
 
-  it('leaves a database with other stores alone, and is off with DEMO_DATA=off', async () => {
+  it('is off with DEMO_DATA=off, and leaves a database with other stores alone', async () => {
     process.env.DEMO_DATA = 'off';
     try {
       expect(await seedDemoData(database.db)).toBeUndefined();
     } finally {
       delete process.env.DEMO_DATA;
     }
-    await sim!.close();
-    sim = undefined;
-    await database.db.delete(stores).where(eq(stores.domain, DEMO_DOMAIN));
+    expect(await listStores(database.db)).toEqual([]);
     await addStore(database.db, { domain: 'real-shop.example' });
     expect(await seedDemoData(database.db)).toBeUndefined();
     expect(await findStoreByDomain(database.db, DEMO_DOMAIN)).toBeUndefined();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
 import { products } from '../db/schema';
 import { startTestServer, type TestServer } from '../testing/server';
+import { madeUpWord } from '../testing/unique';
 import { analyze } from './analyzer';
 import { indexProducts } from './indexer';
 import { createFixtureStore } from './testing/catalogue';
@@ -44,11 +45,13 @@ async function documentFrequencies(db: TestServer['database']['db'], terms: stri
 describe('indexProducts', () => {
   it('writes search text, postings, statistics and one embedding per product, and reuses them', async () => {
     const db = t.database.db;
-    // Made-up words: other suites may share the database, and statistics are global.
+    // Made-up words, new every run: statistics are global, the database may be shared with
+    // other suites and kept between runs, and a renamed title must be new to the embedding cache.
+    const [common, dropped, added] = [madeUpWord(), madeUpWord(), madeUpWord()];
     const store = await createFixtureStore(db, [
-      { id: 9001, title: 'Qorvex Pipe 3/4 in.', variants: [{ id: 90011, price: '12.50' }] },
-      { id: 9002, title: 'Zintal Qorvex 1/2 in.', variants: [{ id: 90021, price: '3.10' }] },
-      { id: 9003, title: 'Qorvex Pipe 3/4 in.', variants: [{ id: 90031, price: '12.00' }] },
+      { id: 9001, title: `${common} Pipe 3/4 in.`, variants: [{ id: 90011, price: '12.50' }] },
+      { id: 9002, title: `${dropped} ${common} 1/2 in.`, variants: [{ id: 90021, price: '3.10' }] },
+      { id: 9003, title: `${common} Pipe 3/4 in.`, variants: [{ id: 90031, price: '12.00' }] },
     ]);
     const [row] = await db
       .select({ searchText: products.searchText })
@@ -56,10 +59,10 @@ describe('indexProducts', () => {
       .where(eq(products.id, store.productIds[0]!));
     expect(row!.searchText).toContain("'0.75in'");
 
-    expect(await documentFrequencies(db, ['qorvex', 'zintal', 'brastok'])).toEqual({
-      qorvex: 3,
-      zintal: 1,
-      brastok: 0,
+    expect(await documentFrequencies(db, [common, dropped, added])).toEqual({
+      [common]: 3,
+      [dropped]: 1,
+      [added]: 0,
     });
     const [stats] = await queryRows<{ doc_count: number; total_len: number }>(
       db,
@@ -82,19 +85,19 @@ describe('indexProducts', () => {
 
     const again = await indexProducts(db, store.productIds);
     expect(again).toMatchObject({ embedded: 0, reused: 3 });
-    expect(await documentFrequencies(db, ['qorvex', 'zintal'])).toEqual({ qorvex: 3, zintal: 1 });
+    expect(await documentFrequencies(db, [common, dropped])).toEqual({ [common]: 3, [dropped]: 1 });
 
     await db
       .update(products)
-      .set({ title: 'Brastok Qorvex 3/4 in.' })
+      .set({ title: `${added} ${common} 3/4 in.` })
       .where(eq(products.id, store.productIds[1]!));
     const changed = await indexProducts(db, store.productIds);
     expect(changed).toMatchObject({ embedded: 1, reused: 2 });
-    // The re-indexed product left its old terms: no store holds "zintal" any more.
-    expect(await documentFrequencies(db, ['qorvex', 'zintal', 'brastok'])).toEqual({
-      qorvex: 3,
-      zintal: 0,
-      brastok: 1,
+    // The re-indexed product left its old terms: no store holds the second word any more.
+    expect(await documentFrequencies(db, [common, dropped, added])).toEqual({
+      [common]: 3,
+      [dropped]: 0,
+      [added]: 1,
     });
   });
 });

@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { adminExport } from '../testing/fixtures/admin-export';
 import { readCatalogueFile } from './catalogue';
 import { startStoreSim, type StoreSim } from './server';
 
-const DATASETS = process.env.DATASETS_DIR ?? path.resolve(__dirname, '../../../shared/datasets');
 const TOKEN = 'shpat_test_token';
 const ADMIN = '/admin/api/2024-10';
 
@@ -192,17 +192,34 @@ describe('storefront products.json', () => {
     }
   });
 
-  it('converts a real Admin export (United By Blue demo data)', async () => {
-    const products = readCatalogueFile(
-      path.join(DATASETS, 'shopify-demo-unitedbyblue/products.json'),
-    );
+  it('converts an Admin export file, a bare array of products', async () => {
+    const file = path.join(scratch, 'admin-export.json');
+    fs.writeFileSync(file, JSON.stringify(adminExport));
+    const products = readCatalogueFile(file);
     sim.setProducts('mugs.example', products);
     const { body } = await get(`${sim.shopUrl('mugs.example')}/products.json?limit=250`);
-    expect(body.products).toHaveLength(products.length);
+    expect(body.products.map((p: any) => [p.title, p.tags])).toEqual([
+      ['Fernhill Wool Five-Panel Cap', ['Accessories', 'Hats', 'wool', 'Made in Vermont']],
+      ['Ridgeline Packable Rain Shell', ['Outerwear', 'Rain', 'Waterproof']],
+      ['Cedar Folding Camp Stool', []],
+      ['Merino Trail Crew Socks', ['Accessories', 'Socks', 'wool']],
+      ['Waxed Canvas Field Tote', ['Bags']],
+    ]);
     const variants = body.products.flatMap((p: any) => p.variants);
+    expect(variants).toHaveLength(15);
     expect(variants.every((v: any) => typeof v.available === 'boolean')).toBe(true);
-    expect(variants.some((v: any) => !v.available)).toBe(true);
-    expect(body.products.every((p: any) => Array.isArray(p.tags))).toBe(true);
+    expect(variants.filter((v: any) => !v.available).map((v: any) => v.id)).toEqual([
+      7410000100102, 7410000100202, 7410000100205, 7410000100501, 7410000100502,
+    ]);
+    expect(variants.some((v: any) => 'inventory_quantity' in v)).toBe(false);
+    const [cap] = body.products;
+    expect(cap.variants.map((v: any) => v.featured_image?.src ?? null)).toEqual([
+      null,
+      'https://cdn.example.com/fernhill/cap-charcoal.jpg',
+      null,
+    ]);
+    expect(cap.images[1]).toMatchObject({ id: 7410000010102, variant_ids: [7410000100102] });
+    expect(cap.images[1]).not.toHaveProperty('alt');
   });
 
   it('serves changed and removed products after setProducts, until reset', async () => {

@@ -10,11 +10,12 @@ import { openDatabase, type Database } from '../../db/client';
 import { orders, stores } from '../../db/schema';
 import { insertStore, storefrontProduct, type FixtureProduct } from '../../orders/tests/fixtures';
 import { startStoreSim, type StoreSim } from '../../store-sim/server';
+import { uniqueDomain } from '../../testing/unique';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-credentials-'));
 const TOKEN_KEY = randomBytes(32).toString('hex');
 const SHOP_TOKEN = `shpat_${randomBytes(12).toString('hex')}`;
-const DOMAIN = 'cli-shop.test';
+const DOMAIN = uniqueDomain('cli-shop', 'test');
 const products: FixtureProduct[] = [
   {
     id: 1,

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../config/env';
 import { productEmbeddings, products, variants } from '../../db/schema';
 import { startStoreSim, type StoreSim } from '../../store-sim/server';
 import { startTestServer, type TestServer } from '../../testing/server';
+import { uniqueDomain } from '../../testing/unique';
 
 const TOKEN = 'operator-token-for-tests-0123456789';
 let t: TestServer;
@@ -49,6 +50,33 @@ async function waitForSync(storeId: string) {
   }
 }
 
+/** A new store fed by the simulated sim-home.example shop, not synced yet. */
+async function registerHome(): Promise<string> {
+  const created = await admin('POST', '/admin/stores', {
+    domain: uniqueDomain('sim-home'),
+    base_url: sim.shopUrl('sim-home.example'),
+  });
+  expect(created.status).toBe(201);
+  return created.body.store.id;
+}
+
+/** A new store holding sim-home.example's five good products. */
+async function syncedHome(): Promise<string> {
+  const storeId = await registerHome();
+  await admin('POST', `/admin/stores/${storeId}/sync`, {});
+  const store = await waitForSync(storeId);
+  expect([store.sync.state, store.product_count]).toEqual(['succeeded', 5]);
+  return storeId;
+}
+
+/** The store's product with this platform id: other stores in the database may reuse ids. */
+async function storeProduct(storeId: string, externalId: string) {
+  return t.database.db
+    .select()
+    .from(products)
+    .where(and(eq(products.storeId, storeId), eq(products.externalId, externalId)));
+}
+
 beforeAll(async () => {
   process.env.OPERATOR_TOKEN = TOKEN;
   resetEnvCache();
@@ -64,6 +92,7 @@ afterAll(async () => {
   await sim?.close();
   await t?.close();
 });
+beforeEach(() => sim.reset());
 
 describe('operator authentication', () => {
   it('answers 401 without the operator token or with a wrong one; a developer key is no token', async () => {
@@ -109,14 +138,15 @@ describe('operator authentication', () => {
 
 describe('store registry', () => {
   it('registers a store with a normalized domain, lists and gets it, refuses duplicates', async () => {
+    const domain = uniqueDomain('quiet-lamps');
     const created = await admin('POST', '/admin/stores', {
-      domain: 'HTTPS://Quiet-Lamps.Example/collections/all',
+      domain: `HTTPS://${domain.toUpperCase()}/collections/all`,
     });
     expect(created.status).toBe(201);
     expect(created.body.code).toBe('STORE_CREATED');
     const store = created.body.store;
     expect(store).toMatchObject({
-      domain: 'quiet-lamps.example',
+      domain,
       name: 'Quiet Lamps',
       platform: 'shopify',
       base_url: null,
@@ -129,7 +159,7 @@ describe('store registry', () => {
     });
     expect(store.id).toMatch(/^store_/);
 
-    const again = await admin('POST', '/admin/stores', { domain: 'quiet-lamps.example' });
+    const again = await admin('POST', '/admin/stores', { domain });
     expect([again.status, again.body.code]).toEqual([409, 'STORE_EXISTS']);
 
     const listed = await admin('GET', '/admin/stores');
@@ -155,7 +185,8 @@ describe('store registry', () => {
 
   it('sets an allow-list policy, refuses unknown developers, and reopens the store', async () => {
     const dev = await t.newDeveloper();
-    const { store } = (await admin('POST', '/admin/stores', { domain: 'policy.example' })).body;
+    const { store } = (await admin('POST', '/admin/stores', { domain: uniqueDomain('policy') }))
+      .body;
     const allow = await admin('PUT', `/admin/stores/${store.id}/policy`, {
       policy: 'allow',
       developer_ids: [dev.id],
@@ -179,14 +210,8 @@ describe('store registry', () => {
 });
 
 describe('catalogue sync from products.json', () => {
-  let storeId: string;
-
   it('syncs through a 429 with Retry-After and a 500, skipping and reporting a bad record', async () => {
-    const created = await admin('POST', '/admin/stores', {
-      domain: 'sim-home.example',
-      base_url: sim.shopUrl('sim-home.example'),
-    });
-    storeId = created.body.store.id;
+    const storeId = await registerHome();
     sim.inject([
       {
         match: { pathPrefix: '/products.json' },
@@ -230,7 +255,7 @@ describe('catalogue sync from products.json', () => {
     ]);
 
     const db = t.database.db;
-    const [board] = await db.select().from(products).where(eq(products.externalId, '101'));
+    const [board] = await storeProduct(storeId, '101');
     expect(board).toMatchObject({ title: 'Oak Cutting Board', priceMin: '35.00', available: true });
     expect(board!.searchText).toBeTruthy();
     const vectors = await db
@@ -241,6 +266,7 @@ describe('catalogue sync from products.json', () => {
   });
 
   it('re-syncs incrementally: added, changed and removed products and variants, unchanged ones not re-embedded', async () => {
+    const storeId = await syncedHome();
     const shopper = await t.newDeveloper();
     const find = async (text: string) =>
       (
@@ -284,13 +310,12 @@ describe('catalogue sync from products.json', () => {
     expect((await admin('GET', `/admin/stores/${storeId}/sync-errors`)).body.errors).toEqual([]);
 
     const db = t.database.db;
-    const gone = await db.select().from(products).where(eq(products.externalId, '104'));
-    expect(gone).toEqual([]);
-    const [board] = await db.select().from(products).where(eq(products.externalId, '101'));
+    expect(await storeProduct(storeId, '104')).toEqual([]);
+    const [board] = await storeProduct(storeId, '101');
     expect(board).toMatchObject({ priceMin: '45.00', priceMax: '45.00' });
     const boardVariants = await db.select().from(variants).where(eq(variants.productId, board!.id));
     expect(boardVariants.map((v) => v.externalId)).toEqual(['1012']);
-    const [apron] = await db.select().from(products).where(eq(products.externalId, '107'));
+    const [apron] = await storeProduct(storeId, '107');
     expect(apron).toMatchObject({ priceMin: '28.00', priceMax: '31.00', available: true });
     const apronVariants = await db
       .select()
@@ -307,6 +332,7 @@ describe('catalogue sync from products.json', () => {
   });
 
   it('allows one sync per store at a time (SYNC_RUNNING)', async () => {
+    const storeId = await registerHome();
     sim.inject({ match: { pathPrefix: '/products.json' }, kind: 'latency', delayMs: 1500 });
     const first = await admin('POST', `/admin/stores/${storeId}/sync`, {});
     expect(first.status).toBe(202);
@@ -316,6 +342,7 @@ describe('catalogue sync from products.json', () => {
   });
 
   it('fails a sync whose feed keeps failing, recording why and removing nothing', async () => {
+    const storeId = await syncedHome();
     // A 404 is not transient: no retries, the sync fails at once.
     sim.inject({
       match: { domain: 'sim-home.example', pathPrefix: '/products.json' },
@@ -330,7 +357,7 @@ describe('catalogue sync from products.json', () => {
   });
 
   it('saves a base_url override given with the sync request, and refuses a bad one', async () => {
-    const other = (await admin('POST', '/admin/stores', { domain: 'sim-other.example' })).body
+    const other = (await admin('POST', '/admin/stores', { domain: uniqueDomain('sim-other') })).body
       .store;
     const bad = await admin('POST', `/admin/stores/${other.id}/sync`, { base_url: 'not a url' });
     expect([bad.status, bad.body.code]).toEqual([400, 'INVALID_REQUEST']);

@@ -392,6 +392,7 @@ describe('service endpoints', () => {
       status: 'ok',
       database: { reachable: true, migrations: { current: true } },
     });
+    // The test server opens TEST_DATABASE_URL when it is set, whatever TEST_DATABASE says.
     expect(res.body.database.kind).toBe(process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
   });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../config/env';
 import { createFixtureStore } from '../../search/testing/catalogue';
 import { startTestServer, type TestServer } from '../../testing/server';
+import { madeUpWord } from '../../testing/unique';
 import { indexProductImages } from '../indexer';
 import { shapeImage, type Rgb } from '../testing/images';
 import { startImageServer, type ImageServer } from '../testing/image-server';
@@ -141,9 +142,11 @@ describe('POST /search/products with query.image_url (pro plan)', () => {
   });
 
   it('answers a repeated image query without fetching the image again', async () => {
-    const url = await queryImage('/q/repeat.jpg', 'checks', GREEN);
+    // A path of its own: the cache is keyed by URL, and the image server's port may recur.
+    const path = `/q/${madeUpWord()}.jpg`;
+    const url = await queryImage(path, 'checks', GREEN);
     for (let i = 0; i < 2; i++)
       expect((await search({ text: 'cotton tee', image_url: url })).status).toBe(200);
-    expect(images.hits('/q/repeat.jpg')).toBe(1);
+    expect(images.hits(path)).toBe(1);
   });
 });

@@ -7,6 +7,7 @@ import { cosine } from '../../embeddings/provider';
 import { ApiError } from '../../errors';
 import { bigintArray } from '../../search/sql-arrays';
 import { startTestServer, type TestServer } from '../../testing/server';
+import { madeUpWord } from '../../testing/unique';
 import { imageEmbedder, setImageEmbedder, type ImageEmbedder } from '../embedder';
 import { indexProductImages } from '../indexer';
 import { embedQueryImage } from '../query';
@@ -19,6 +20,15 @@ const BLUE: Rgb = [30, 60, 200];
 const GREEN: Rgb = [30, 150, 60];
 const YELLOW: Rgb = [235, 200, 30];
 
+/** One product per shape, each test with its own: indexing the same products twice is a no-op. */
+const SHAPES: Array<[string, 'circle' | 'square' | 'stripes' | 'checks', Rgb]> = [
+  ['red circle', 'circle', RED],
+  ['blue circle', 'circle', BLUE],
+  ['red stripes', 'stripes', RED],
+  ['green checks', 'checks', GREEN],
+  ['yellow square', 'square', YELLOW],
+];
+
 let t: TestServer;
 let images: ImageServer;
 let embedder: ImageEmbedder;
@@ -29,15 +39,41 @@ function png(path: string, bytes: Buffer): string {
   return `${images.origin}${path}`;
 }
 
-/** The same picture as a shopper would find it elsewhere: zoomed out and re-encoded as JPEG. */
+/**
+ * The same picture as a shopper would find it elsewhere: zoomed out and re-encoded as JPEG. A
+ * caption makes the bytes differ from any earlier run's: the query cache is keyed by content too,
+ * and a database named by TEST_DATABASE_URL keeps it between runs.
+ */
 async function lookalike(path: string, shape: 'circle' | 'stripes', color: Rgb): Promise<string> {
   const base = await shapeImage(shape, color, [255, 255, 255], 128);
   const bytes = await sharp(base)
     .extend({ top: 32, bottom: 32, left: 32, right: 32, background: '#ffffff' })
+    .withExif({ IFD0: { ImageDescription: madeUpWord() } })
     .jpeg({ quality: 60 })
     .toBuffer();
   images.set(path, { headers: { 'content-type': 'image/jpeg' }, body: bytes });
   return `${images.origin}${path}`;
+}
+
+/** Products titled as in SHAPES with their shape as first image, served under /{folder}/. */
+async function shapeProducts(
+  folder: string,
+  more: Record<string, string[]> = {},
+): Promise<Record<string, number>> {
+  const catalogue: Record<string, string[]> = {};
+  for (const [title, shape, color] of SHAPES) {
+    catalogue[title] = [
+      png(`/${folder}/${title.replace(' ', '-')}.png`, await shapeImage(shape, color)),
+    ];
+  }
+  for (const [title, urls] of Object.entries(more)) {
+    catalogue[title] = [...(catalogue[title] ?? []), ...urls];
+  }
+  const ids = await insertImageProducts(
+    t.database.db,
+    Object.entries(catalogue).map(([title, images]) => ({ title, images })),
+  );
+  return Object.fromEntries(Object.keys(catalogue).map((title, i) => [title, ids[i]!]));
 }
 
 async function rank(productIds: number[], vector: number[], modelId: string): Promise<number[]> {
@@ -71,35 +107,20 @@ beforeAll(async () => {
 afterAll(async () => {
   setImageEmbedder(undefined);
   delete process.env.IMAGE_FETCH_ALLOW_HOSTS;
-  delete process.env.IMAGE_CACHE_TTL_HOURS;
   resetEnvCache();
   await images?.close();
   await t?.close();
 });
 
 describe('product image indexing and query images (offline MobileNet + colour model)', () => {
-  let ids: number[];
-  let named: Record<string, number>;
-
   it('embeds each product first image once, records failures without stopping, and skips unchanged ones', async () => {
-    const catalogue = {
-      'red circle': [
-        png('/p/red-circle.png', await shapeImage('circle', RED)),
-        png('/p/extra.png', await shapeImage('square', BLUE)),
-      ],
-      'blue circle': [png('/p/blue-circle.png', await shapeImage('circle', BLUE))],
-      'red stripes': [png('/p/red-stripes.png', await shapeImage('stripes', RED))],
-      'green checks': [png('/p/green-checks.png', await shapeImage('checks', GREEN))],
-      'yellow square': [png('/p/yellow-square.png', await shapeImage('square', YELLOW))],
+    const named = await shapeProducts('p', {
+      'red circle': [png('/p/extra.png', await shapeImage('square', BLUE))],
       'no image': [],
       'missing image': [`${images.origin}/p/missing.png`],
       'metadata image': ['http://169.254.169.254/latest/meta-data/image.png'],
-    };
-    ids = await insertImageProducts(
-      t.database.db,
-      Object.entries(catalogue).map(([title, urls]) => ({ title, images: urls })),
-    );
-    named = Object.fromEntries(Object.keys(catalogue).map((title, i) => [title, ids[i]!]));
+    });
+    const ids = Object.values(named);
 
     const first = await indexProductImages(t.database.db, ids);
     expect(first.embedded).toBe(5);
@@ -134,6 +155,9 @@ describe('product image indexing and query images (offline MobileNet + colour mo
   });
 
   it('ranks the products whose image resembles the query image first', async () => {
+    const named = await shapeProducts('ranked');
+    const ids = Object.values(named);
+    expect(await indexProductImages(t.database.db, ids)).toMatchObject({ embedded: 5 });
     const red = await embedQueryImage(
       t.database.db,
       await lookalike('/q/red-circle.jpg', 'circle', RED),
@@ -156,28 +180,35 @@ describe('product image indexing and query images (offline MobileNet + colour mo
   });
 
   it('answers a repeated query image from the cache: no second fetch, no second embedding', async () => {
-    const url = await lookalike('/q/cached.jpg', 'circle', GREEN);
+    // A path of its own: the cache is keyed by URL, and the image server's port may recur.
+    const path = `/q/${madeUpWord()}.jpg`;
+    const url = await lookalike(path, 'circle', GREEN);
     const before = embedCalls;
     const first = await embedQueryImage(t.database.db, url);
     const second = await embedQueryImage(t.database.db, url);
     // pgvector stores float32: the cached copy equals the fresh one to float32 precision.
     expect(cosine(second.vector, first.vector)).toBeCloseTo(1, 5);
-    expect(images.hits('/q/cached.jpg')).toBe(1);
+    expect(images.hits(path)).toBe(1);
     expect(embedCalls).toBe(before + 1);
 
     // The same bytes under another URL are fetched (the URL is new) but not embedded again.
-    images.set('/q/cached-copy.jpg', {
+    images.set(`${path}.copy`, {
       headers: { 'content-type': 'image/jpeg' },
       body: Buffer.from(await (await fetch(url)).arrayBuffer()),
     });
-    await embedQueryImage(t.database.db, `${images.origin}/q/cached-copy.jpg`);
+    await embedQueryImage(t.database.db, `${images.origin}${path}.copy`);
     expect(embedCalls).toBe(before + 1);
 
     // Past the TTL the URL is fetched again; unchanged content still costs no embedding.
     process.env.IMAGE_CACHE_TTL_HOURS = '0';
     resetEnvCache();
-    await embedQueryImage(t.database.db, url);
-    expect(images.hits('/q/cached.jpg')).toBe(3);
+    try {
+      await embedQueryImage(t.database.db, url);
+    } finally {
+      delete process.env.IMAGE_CACHE_TTL_HOURS;
+      resetEnvCache();
+    }
+    expect(images.hits(path)).toBe(3);
     expect(embedCalls).toBe(before + 1);
   });
 

@@ -8,6 +8,7 @@ import { attachToken } from '../../stores/verification';
 import { requestHash } from '../idempotency';
 import { startStoreSim, type StoreSim } from '../../store-sim/server';
 import { startTestServer, type TestServer } from '../../testing/server';
+import { uniqueDomain } from '../../testing/unique';
 import { insertStore, storefrontProduct, type FixtureProduct } from './fixtures';
 
 const OPERATOR = 'operator-token-for-tests-0123456789';
@@ -63,7 +64,9 @@ let other: string;
 let closed: string;
 let userId: string;
 
-const ACME = 'acme-outfitters.test';
+const ACME = uniqueDomain('acme-outfitters', 'test');
+const OTHER = uniqueDomain('other', 'test');
+const CLOSED = uniqueDomain('closed', 'test');
 
 function admin(method: string, path: string, body?: unknown) {
   return t.call(method, path, { body, headers: { authorization: `Bearer ${OPERATOR}` } });
@@ -120,8 +123,8 @@ beforeAll(async () => {
         accessToken: ACME_TOKEN,
         products: catalogue.map(storefrontProduct),
       },
-      { domain: 'other.test', products: otherCatalogue.map(storefrontProduct) },
-      { domain: 'closed.test', products: [] },
+      { domain: OTHER, products: otherCatalogue.map(storefrontProduct) },
+      { domain: CLOSED, products: [] },
     ],
   });
   t = await startTestServer();
@@ -129,13 +132,13 @@ beforeAll(async () => {
   const db = t.database.db;
   acme = await insertStore(db, { domain: ACME, baseUrl: sim.shopUrl(ACME), products: catalogue });
   other = await insertStore(db, {
-    domain: 'other.test',
-    baseUrl: sim.shopUrl('other.test'),
+    domain: OTHER,
+    baseUrl: sim.shopUrl(OTHER),
     products: otherCatalogue,
   });
   closed = await insertStore(db, {
-    domain: 'closed.test',
-    baseUrl: sim.shopUrl('closed.test'),
+    domain: CLOSED,
+    baseUrl: sim.shopUrl(CLOSED),
     products: [],
     policy: 'allow',
   });
@@ -560,8 +563,9 @@ describe('store tokens', () => {
   });
 
   it('refuses a token that works, but for another shop', async () => {
+    const impostorDomain = uniqueDomain('impostor', 'test');
     const impostor = await insertStore(t.database.db, {
-      domain: 'impostor.test',
+      domain: impostorDomain,
       baseUrl: sim.shopUrl(ACME),
       products: [],
     });
@@ -569,7 +573,7 @@ describe('store tokens', () => {
     expect([res.status, res.body.code]).toEqual([200, 'STORE_TOKEN_UPDATED']);
     expect(res.body.store).toMatchObject({
       verified: false,
-      verification_reason: `The token belongs to shop ${ACME} / acme-outfitters.myshopify.com, not impostor.test`,
+      verification_reason: `The token belongs to shop ${ACME} / acme-outfitters.myshopify.com, not ${impostorDomain}`,
     });
     const missing = await admin('POST', '/admin/stores/store_missing/verify');
     expect([missing.status, missing.body.code]).toEqual([404, 'STORE_NOT_FOUND']);
@@ -584,10 +588,15 @@ describe('store tokens', () => {
   });
 
   it('lists a store’s orders for operators', async () => {
+    const bought = await buy(shirt());
+    expect(bought.status).toBe(201);
     const res = await admin('GET', `/admin/stores/${acme}/orders`);
     expect(res.status).toBe(200);
-    expect(res.body.orders.length).toBeGreaterThan(0);
-    expect(res.body.orders[0]).toMatchObject({ store_id: acme, developer_id: expect.any(String) });
+    expect(res.body.orders[0]).toMatchObject({
+      id: bought.body.order_id,
+      store_id: acme,
+      developer_id: dev.id,
+    });
     const denied = await t.call('GET', `/admin/stores/${acme}/orders`, { key: dev.key });
     expect(denied.status).toBe(401);
   });

@@ -3,24 +3,9 @@ import { newId } from '../../db/ids';
 import { eq } from 'drizzle-orm';
 import { ingestPages } from '../../catalog/ingest';
 import { products, storeAllowedDevelopers, stores } from '../../db/schema';
+import { adminProduct, type FixtureProduct } from '../../testing/fixtures/admin-product';
 
-export interface FixtureVariant {
-  id: number;
-  title?: string;
-  price: string;
-  available?: boolean;
-  option1?: string | null;
-}
-
-export interface FixtureProduct {
-  id: number;
-  title: string;
-  description?: string;
-  productType?: string;
-  vendor?: string;
-  tags?: string[];
-  variants: FixtureVariant[];
-}
+export type { FixtureProduct };
 
 let sequence = 0;
 
@@ -30,7 +15,8 @@ async function* onePage(records: unknown[]): AsyncGenerator<unknown[]> {
 
 /**
  * A small store filled through the catalogue's own ingestion (normalize, upsert, index) from
- * products in Shopify's Admin shape, as a store sync or file import would write them.
+ * products in Shopify's Admin shape, as a store sync or file import would write them. Its
+ * product ids come in the order of `items`.
  */
 export async function createFixtureStore(
   db: Db,
@@ -49,47 +35,14 @@ export async function createFixtureStore(
       .insert(storeAllowedDevelopers)
       .values(opts.allowedDevelopers.map((developerId) => ({ storeId: id, developerId })));
   }
-  const records = items.map((p) => ({
-    id: p.id,
-    title: p.title,
-    handle: p.title.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-    body_html: p.description ? `<p>${p.description}</p>` : '',
-    vendor: p.vendor ?? '',
-    product_type: p.productType ?? '',
-    tags: (p.tags ?? []).join(', '),
-    options: [{ id: p.id * 10, product_id: p.id, name: 'Size', position: 1, values: ['One'] }],
-    images: [
-      {
-        id: p.id * 100,
-        alt: p.title,
-        position: 1,
-        product_id: p.id,
-        created_at: '2026-01-01T00:00:00-05:00',
-        updated_at: '2026-01-01T00:00:00-05:00',
-        admin_graphql_api_id: `gid://shopify/ProductImage/${p.id * 100}`,
-        width: 800,
-        height: 600,
-        src: `https://cdn.example.com/${p.id}.jpg`,
-        variant_ids: [],
-      },
-    ],
-    variants: p.variants.map((v, i) => ({
-      id: v.id,
-      product_id: p.id,
-      title: v.title ?? 'Default Title',
-      price: v.price,
-      option1: v.option1 ?? 'One',
-      option2: null,
-      option3: null,
-      available: v.available ?? true,
-      position: i + 1,
-    })),
-  }));
+  const records = items.map(adminProduct);
   await ingestPages(db, id, onePage(records), { removeVanished: false });
   const rows = await db
-    .select({ id: products.id })
+    .select({ id: products.id, externalId: products.externalId })
     .from(products)
-    .where(eq(products.storeId, id))
-    .orderBy(products.id);
-  return { id, domain, name, productIds: rows.map((r) => r.id) };
+    .where(eq(products.storeId, id));
+  // Matched by platform id, not sorted by row id: no database promises to number rows in
+  // insertion order.
+  const idOf = new Map(rows.map((r) => [r.externalId, r.id]));
+  return { id, domain, name, productIds: items.map((p) => idOf.get(String(p.id))!) };
 }
