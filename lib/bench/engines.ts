@@ -9,6 +9,12 @@ export type EngineName = (typeof ENGINES)[number];
 
 /** Citus workers the bench starts beside the coordinator. */
 const CITUS_WORKERS = 2;
+/**
+ * Shards per distributed table (citus.shard_count when the migration distributes them). Citus's
+ * default of 32 suits a cluster that will grow; on two workers sharing two cores, every shard of
+ * an all-stores search is a task competing for them.
+ */
+const CITUS_SHARDS = 8;
 
 export interface BenchEngine {
   name: EngineName;
@@ -47,6 +53,8 @@ export function benchEngine(name: EngineName, dataDir: string, port: number): Be
   }
   const tools = pgTools();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
+  // initdb runs as the postgres user, which must reach its data directories under this one.
+  fs.chmodSync(dir, 0o755);
   let started = false;
   return {
     name,
@@ -61,7 +69,12 @@ export function benchEngine(name: EngineName, dataDir: string, port: number): Be
       });
       started = true;
       const url = out.trim().split('\n').at(-1)!;
-      return openDatabase({ url });
+      return openDatabase({
+        url:
+          name === 'citus'
+            ? `${url}?options=${encodeURIComponent(`-c citus.shard_count=${CITUS_SHARDS}`)}`
+            : url,
+      });
     },
     async stop() {
       if (started) execFileSync('bash', [tools, 'stop', dir], { stdio: 'inherit' });

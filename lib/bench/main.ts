@@ -4,12 +4,20 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { Command, Option } from 'commander';
+import { sql } from 'drizzle-orm';
 import { measureImageQueryLatency } from '../images/bench';
 import { createDeveloper, createKey } from '../auth/keys';
 import { readProductsFile } from '../catalog/import-files';
 import { BadRecordError, normalizeProduct, type NormalizedProduct } from '../catalog/normalize';
 import { upsertProducts } from '../catalog/upsert';
-import { openDatabase, setDatabase, closeDatabase, type Database, type Db } from '../db/client';
+import {
+  openDatabase,
+  queryRows,
+  setDatabase,
+  closeDatabase,
+  type Database,
+  type Db,
+} from '../db/client';
 import { refreshSearchStatistics } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
 import { createApiApp } from '../http/app';
@@ -134,6 +142,37 @@ async function load(
     p99: percentile(times, 99),
     errors: result.errors + result.non2xx,
   };
+}
+
+const CATALOGUE_TABLES = [
+  'products',
+  'variants',
+  'product_embeddings',
+  'search_postings',
+  'search_terms',
+  'search_store_stats',
+];
+
+/** Megabytes the catalogue and its indexes take in the database, every shard counted on Citus. */
+async function catalogueMegabytes(db: Db): Promise<number> {
+  const distributed = new Set(
+    (
+      await queryRows<{ name: string }>(
+        db,
+        sql`SELECT logicalrelid::text AS name FROM pg_dist_partition WHERE partmethod = 'h'`,
+      ).catch(() => [])
+    ).map((r) => r.name),
+  );
+  let bytes = 0;
+  for (const table of CATALOGUE_TABLES) {
+    const size = distributed.has(table) ? 'citus_total_relation_size' : 'pg_total_relation_size';
+    const [row] = await queryRows<{ bytes: number }>(
+      db,
+      sql`SELECT ${sql.raw(size)}(${table}::regclass)::float8 AS bytes`,
+    );
+    bytes += Number(row!.bytes);
+  }
+  return Math.round(bytes / 1048576);
 }
 
 /** Search latency and throughput over HTTP at concurrency 1 and 8, for one scope. */
@@ -306,6 +345,8 @@ async function main() {
       `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`,
     );
     const { storeIds, figures } = await ingest(db, raw, Math.min(opts.stores, raw.length));
+    const databaseMb = await catalogueMegabytes(db);
+    console.log(`catalogue in the database (tables and indexes): ${databaseMb} MB`);
 
     setDatabase(database);
     const api = await serveApi(database);
@@ -353,6 +394,7 @@ async function main() {
         one_store: oneStore,
         all_stores: allStores,
         rss_mb: rssMb,
+        database_mb: databaseMb,
         ingest: figures,
         image_query: imageQuery,
         queries: queries.length,
