@@ -110,25 +110,30 @@ function lexicalSimilaritySql(bm25: SQL, matched: SQL, idfTotal: number): SQL {
 }
 
 /**
- * The lexical candidates: for each term its best postings in scope, then every such product
- * scored on all its postings of the query, best lexical similarity first.
+ * The lexical candidates: for each term its best postings in scope, then the products they name,
+ * best lexical similarity over those postings first. A product missing from a common term's best
+ * postings misses that term's (small, low-IDF) part here only: the candidates' scores are computed
+ * on all their postings afterwards (ls in retrievalQuery).
  */
 function lexicalCandidates(req: RetrievalRequest, lex: LexicalQuery): SQL {
   const filter = variantFilter(req, 'g');
+  // Exactly the order of the index the scope uses, so each read stops after its first rows.
+  const readOrder =
+    'storeId' in req.scope
+      ? sql`sp.impact DESC NULLS LAST, sp.product_id`
+      : sql`sp.impact DESC NULLS LAST, sp.store_id, sp.product_id`;
   const reads = lex.terms.map(
-    (t) => sql`(SELECT sp.store_id, sp.product_id FROM search_postings sp
+    (t) => sql`(SELECT sp.store_id, sp.product_id, sp.term, sp.tf, sp.doc_len
+      FROM search_postings sp
       WHERE sp.term = ${t.term} AND ${inScope(req.scope, 'sp')}
-      ORDER BY sp.impact DESC, sp.store_id, sp.product_id LIMIT ${TERM_POSTINGS_READ})`,
+      ORDER BY ${readOrder} LIMIT ${TERM_POSTINGS_READ})`,
   );
-  return sql`hits AS (${sql.join(reads, sql` UNION `)}),
+  return sql`sp AS (${sql.join(reads, sql` UNION ALL `)}),
     lex AS (
       SELECT g.store_id, g.product_id FROM (
         SELECT sp.store_id, sp.product_id,
                sum(${postingScore(lex.avgdl)}) AS bm25, sum(q.w) AS matched
-        FROM hits h
-        JOIN search_postings sp ON sp.store_id = h.store_id AND sp.product_id = h.product_id
-        JOIN q ON q.term = sp.term
-        WHERE ${inScope(req.scope, 'sp')}
+        FROM sp JOIN q ON q.term = sp.term
         GROUP BY sp.store_id, sp.product_id) g
       ${filter ? sql`WHERE ${filter}` : sql``}
       ORDER BY ${lexicalSimilaritySql(sql.raw('g.bm25'), sql.raw('g.matched'), lex.idfTotal)} DESC,
@@ -199,16 +204,18 @@ export function retrievalQuery(req: RetrievalRequest): SQL {
   const lexical = lex
     ? lexicalCandidates(req, lex)
     : sql`lex AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id WHERE false)`;
+  // Materialized: computed once for the union and joined by hash, where a grouped subquery on
+  // the inner side of a join was re-aggregated for every candidate.
   const scores = lex
-    ? sql`LEFT JOIN (
+    ? sql`, ls AS MATERIALIZED (
         SELECT sp.store_id, sp.product_id,
                sum(${postingScore(lex.avgdl)}) AS bm25, sum(q.w) AS matched
         FROM search_postings sp JOIN q ON q.term = sp.term
         WHERE ${inScope(req.scope, 'sp')}
           AND (sp.store_id, sp.product_id) IN (SELECT store_id, product_id FROM c)
-        GROUP BY sp.store_id, sp.product_id) ls
-      ON ls.store_id = p.store_id AND ls.product_id = p.id`
-    : sql`LEFT JOIN (SELECT NULL::float8 AS bm25, NULL::float8 AS matched) ls ON true`;
+        GROUP BY sp.store_id, sp.product_id)`
+    : sql`, ls AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id,
+                          NULL::float8 AS bm25, NULL::float8 AS matched WHERE false)`;
 
   return sql`
     WITH q AS (SELECT * FROM unnest(${textArray(terms.map((t) => t.term))},
@@ -218,7 +225,7 @@ export function retrievalQuery(req: RetrievalRequest): SQL {
     ${nearest(req, 'img', 'image', req.image)},
     c AS (SELECT store_id, product_id FROM lex UNION SELECT store_id, product_id FROM vec
           UNION SELECT store_id, product_id FROM img)
-    ${textSim.cte} ${imageSim.cte} ${styleSim.cte}
+    ${scores} ${textSim.cte} ${imageSim.cte} ${styleSim.cte}
     SELECT p.store_id, p.id::float8 AS product_id, p.available,
            coalesce(ls.bm25, 0)::float8 AS bm25, coalesce(ls.matched, 0)::float8 AS matched,
            ${textSim.value} AS text_cosine,
@@ -226,7 +233,8 @@ export function retrievalQuery(req: RetrievalRequest): SQL {
            ${styleSim.value} AS style_cosine
     FROM products p
     JOIN c ON c.store_id = p.store_id AND c.product_id = p.id
-    ${scores} ${textSim.join} ${imageSim.join} ${styleSim.join}
+    LEFT JOIN ls ON ls.store_id = p.store_id AND ls.product_id = p.id
+    ${textSim.join} ${imageSim.join} ${styleSim.join}
     WHERE ${inScope(req.scope, 'p')}`;
 }
 
