@@ -158,7 +158,7 @@ function nearest(req: RetrievalRequest, name: string, kind: 'text' | 'image', q?
   return sql`${sql.raw(name)} AS (
     SELECT pe.store_id, pe.product_id, 1 - (${distance}) AS cos
     FROM ${rows} ${exact ? sql`` : sql`WHERE ${where}`}
-    ORDER BY ${distance}, pe.store_id, pe.product_id
+    ORDER BY ${distance}
     LIMIT ${req.vectorCandidates})`;
 }
 
