@@ -84,17 +84,21 @@ function inScope(scope: SearchScope, alias: string): SQL {
   return sql`${column} <> ALL(${textArray(scope.excludeStoreIds)})`;
 }
 
-function variantFilter(f: CandidateFilters, alias: string): SQL | undefined {
+/**
+ * The filter on variants (price range, excluded ids) as an uncorrelated IN over the variants in
+ * scope: Citus refuses a correlated subquery beside a CTE, and the set is computed once.
+ */
+function variantFilter(req: RetrievalRequest, alias: string): SQL | undefined {
   const parts: SQL[] = [];
-  if (f.priceMin !== undefined) parts.push(sql`v.price >= ${f.priceMin}`);
-  if (f.priceMax !== undefined) parts.push(sql`v.price <= ${f.priceMax}`);
-  if (f.excludeVariantIds?.length) {
-    parts.push(sql`v.external_id <> ALL(${textArray(f.excludeVariantIds)})`);
+  if (req.priceMin !== undefined) parts.push(sql`v.price >= ${req.priceMin}`);
+  if (req.priceMax !== undefined) parts.push(sql`v.price <= ${req.priceMax}`);
+  if (req.excludeVariantIds?.length) {
+    parts.push(sql`v.external_id <> ALL(${textArray(req.excludeVariantIds)})`);
   }
   if (parts.length === 0) return undefined;
-  return sql`EXISTS (SELECT 1 FROM variants v
-    WHERE v.store_id = ${sql.raw(`${alias}.store_id`)} AND v.product_id = ${sql.raw(`${alias}.product_id`)}
-      AND ${sql.join(parts, sql` AND `)})`;
+  return sql`(${sql.raw(`${alias}.store_id`)}, ${sql.raw(`${alias}.product_id`)}) IN (
+    SELECT v.store_id, v.product_id FROM variants v
+    WHERE ${inScope(req.scope, 'v')} AND ${sql.join(parts, sql` AND `)})`;
 }
 
 /** BM25 of one posting row `sp` for the query term row `q` (weight = term weight x IDF). */
