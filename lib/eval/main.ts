@@ -6,7 +6,7 @@ import { openDatabase, queryRows, type Db } from '../db/client';
 import { textEmbedder } from '../embeddings';
 import { embedTextsCached } from '../search/cached-embeddings';
 import { gatherCandidates, rankCandidates } from '../search/engine';
-import { storeDocumentCount } from '../search/lexical-index';
+import { oneStoreScope } from '../search/lexical-index';
 import { LEXICAL_WEIGHT, type RankingMode } from '../search/score';
 import { findStoreByDomain } from '../stores/access';
 import { addStore } from '../stores/registry';
@@ -100,7 +100,7 @@ async function main() {
       ).map((r) => [Number(r.id), r.external_id]),
     );
 
-    const scope = { storeId, storeDocs: await storeDocumentCount(db, storeId) };
+    const scope = await oneStoreScope(db, storeId);
     const texts = judgments.queries.map((q) => q.text);
     const embedProgress = progressLine('query embeddings');
     for (let i = 0; i < texts.length; i += QUERY_BATCH) {

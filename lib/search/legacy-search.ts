@@ -11,7 +11,7 @@ import { ApiError } from '../errors';
 import { findProfile } from '../profiles/service';
 import { requireStoreAccess } from '../stores/access';
 import { rankProducts } from './engine';
-import { storeDocumentCount } from './lexical-index';
+import { oneStoreScope } from './lexical-index';
 import { bigintArray } from './sql-arrays';
 
 /** The legacy operation has no count parameter; it has always answered with one page of ten. */
@@ -82,7 +82,7 @@ export async function legacySearch(db: Db, caller: Caller, req: LegacySearchRequ
   }
   const store = await requireStoreAccess(db, req.store_id, caller.developerId);
   const ranked = await rankProducts(db, {
-    scope: { storeId: store.id, storeDocs: await storeDocumentCount(db, store.id) },
+    scope: await oneStoreScope(db, store.id),
     text: req.q,
     threshold: DEFAULT_SIMILARITY_THRESHOLD,
     limit: LEGACY_PAGE,

@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { analyze } from './analyzer';
 import { impact } from './bm25';
+import type { SearchScope } from './retrieve';
 import { bigintArray, floatArray, textArray } from './sql-arrays';
 
 /**
@@ -72,12 +73,8 @@ function productTerms(p: IndexableProduct): ProductTerms {
   return { literal, tf, length };
 }
 
-export function searchTextLiteral(p: IndexableProduct): string {
-  return productTerms(p).literal;
-}
-
 /** Sum of document counts and lengths over every store: BM25's N and average length. */
-export async function corpusTotals(db: Db): Promise<{ docCount: number; totalLen: number }> {
+async function corpusTotals(db: Db): Promise<{ docCount: number; totalLen: number }> {
   const [row] = await queryRows<{ doc_count: number | string; total_len: number | string }>(
     db,
     sql`SELECT coalesce(sum(doc_count), 0)::float8 AS doc_count,
@@ -222,11 +219,11 @@ export async function unindexLexical(db: Db, storeId: string, ids: number[]): Pr
   await applyDelta(db, [storeId], delta);
 }
 
-/** The store's number of products as the index counts them (0 before its first index). */
-export async function storeDocumentCount(db: Db, storeId: string): Promise<number> {
+/** A search of one store, with its size as the index counts it (0 before its first index). */
+export async function oneStoreScope(db: Db, storeId: string): Promise<SearchScope> {
   const [row] = await queryRows<{ doc_count: number }>(
     db,
     sql`SELECT doc_count FROM search_store_stats WHERE store_id = ${storeId}`,
   );
-  return Number(row?.doc_count ?? 0);
+  return { storeId, storeDocs: Number(row?.doc_count ?? 0) };
 }

@@ -16,7 +16,7 @@ import { attachedShipping, findProfile } from '../profiles/service';
 import { canAccessStore, closedStoreIds, findStoreByDomain, findStoreById } from '../stores/access';
 import { checkoutUrl, checkoutUrlWithShipping } from './checkout';
 import { rankProducts } from './engine';
-import { storeDocumentCount } from './lexical-index';
+import { oneStoreScope } from './lexical-index';
 import type { CandidateFilters, SearchScope, VectorQuery } from './retrieve';
 import { bigintArray, textArray } from './sql-arrays';
 
@@ -43,7 +43,7 @@ async function resolveScope(
   if (!store || !(await canAccessStore(db, store, caller.developerId))) {
     throw new ApiError('STORE_NOT_FOUND', `No store with ${name}`, 404, `Unknown store ${name}`);
   }
-  return { storeId: store.id, storeDocs: await storeDocumentCount(db, store.id) };
+  return oneStoreScope(db, store.id);
 }
 
 /** The style's vector, when it was embedded by the active text model (else it cannot compare). */
