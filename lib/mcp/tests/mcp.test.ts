@@ -387,8 +387,9 @@ describe.each([
     );
   });
 
-  it('answers AUTH_MISSING without a key and INVALID_KEY with a wrong one', async () => {
+  it('lists tools without a key, and answers AUTH_MISSING without a key and INVALID_KEY with a wrong one', async () => {
     await withClient(null, async (client) => {
+      expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
       expectFailure(await call(client, 'create_profile'), 'AUTH_MISSING');
     });
     await withClient(`csk_${'x'.repeat(8)}_${'y'.repeat(32)}`, async (client) => {
@@ -396,11 +397,20 @@ describe.each([
     });
   });
 
-  it('refuses bad input with the contract rules, and input only the API can judge with its code', async () => {
+  it('refuses input that breaks the contract before any API call, and input only the API can judge with its code', async () => {
     const schema = await call(agent, 'set_style', { profile_id: 'prof_x', text: '   ' });
     expect(schema.isError).toBe(true);
-    expect(text(schema)).toMatch(/text/);
-    expect(text(schema)).toMatch(/must not be empty/);
+    expect(text(schema)).toMatch(
+      /^MCP error -32602: Input validation error: .*must not be empty at text$/,
+    );
+    const postal = await call(agent, 'set_shipping_address', {
+      profile_id: 'prof_x',
+      shipping_address: { ...address, postal_code: 'ABC' },
+    });
+    expect(postal.isError).toBe(true);
+    expect(text(postal)).toMatch(
+      /is not a valid postal code for US at shipping_address\.postal_code/,
+    );
 
     const userId = await shopperWithAddress();
     const unknownVariant = await call(agent, 'buy', purchase(userId, shopId, 999999));
@@ -420,7 +430,9 @@ describe.each([
         query: { text: 'shirt', image_url: 'https://images.example/shirt.jpg' },
         store_id: shopId,
       });
-      expectFailure(image, 'FORBIDDEN_FEATURE');
+      expect(expectFailure(image, 'FORBIDDEN_FEATURE')).toBe(
+        "FORBIDDEN_FEATURE: Image search needs the pro plan or above; this key's plan is free (query.image_url requires the pro plan)",
+      );
       freeProfile = ok(await call(client, 'create_profile')).profile.id;
     });
     expectFailure(
