@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiRequestError } from '../api-client';
 
 /**
- * A tool's answer from one API call: the answer as structured content and a short summary for
+ * A tool's answer from its API calls: the result as structured content and a short summary for
  * the agent to read. A failure the API answered becomes a tool error that starts with the API's
  * code, so an agent can act on it as an HTTP client would; anything else propagates, and the SDK
  * reports it as a tool error with its message.

@@ -18,8 +18,12 @@ import {
   searchProductsResponse,
   searchVariant,
 } from '../contract/search';
-import { createShippingRequest, createShippingResponse } from '../contract/shipping';
-import { createStyleRequest, createStyleResponse } from '../contract/styles';
+import {
+  createShippingRequest,
+  createShippingResponse,
+  updateShippingResponse,
+} from '../contract/shipping';
+import { createStyleRequest, createStyleResponse, updateStyleResponse } from '../contract/styles';
 
 /**
  * The tools' input and output schemas, all taken from the HTTP contract. MCP wants a tool's
@@ -60,12 +64,14 @@ export const getProfileOutput = asTool(retrieveProfileResponse);
 export const setStyleInput = asTool(createStyleRequest);
 export const setStyleOutput = createStyleResponse
   .pick({ style: true })
-  .extend({ code: z.enum(['STYLE_CREATED', 'STYLE_UPDATED']) });
+  .extend({ code: z.union([createStyleResponse.shape.code, updateStyleResponse.shape.code]) });
 
 export const setShippingAddressInput = asTool(createShippingRequest);
 export const setShippingAddressOutput = createShippingResponse
   .pick({ shipping: true })
-  .extend({ code: z.enum(['SHIPPING_CREATED', 'SHIPPING_UPDATED']) });
+  .extend({
+    code: z.union([createShippingResponse.shape.code, updateShippingResponse.shape.code]),
+  });
 
 export const buyInput = buyRequest.extend({ idempotency_key: idempotencyKey });
 export const buyOutput = buyResponse.extend({
