@@ -75,8 +75,10 @@ export function createApiClient(opts: ClientOptions & { apiKey: string }) {
         headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : undefined,
       }),
     getOrder: (id: string) => request<GetOrderResponse>(t, 'GET', `/orders/${enc(id)}`),
-    listOrders: (userId: string) =>
-      request<ListOrdersResponse>(t, 'GET', '/orders', { query: { user_id: userId } }),
+    listOrders: (userId?: string, limit?: number) =>
+      request<ListOrdersResponse>(t, 'GET', '/orders', {
+        query: { user_id: userId, limit: limit?.toString() },
+      }),
   };
 }
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { getDatabase } from '../db/client';
 import { databaseHealth } from '../db/health';
 import { logger } from '../log/logger';
+import { mcpRoutes } from '../mcp/http';
 import { openApiDocument, type Api } from './openapi';
 import { adminStoreCredentialRoutes } from './routes/admin-store-credentials';
 import { adminStoreRoutes } from './routes/admin-stores';
@@ -24,6 +25,7 @@ const routeGroups: Array<(api: Api) => void> = [
   orderRoutes,
   searchRoutes,
   productRoutes,
+  mcpRoutes,
 ];
 
 /**
