@@ -5,6 +5,7 @@ import { getDatabase } from '../db/client';
 import { databaseHealth } from '../db/health';
 import { logger } from '../log/logger';
 import { openApiDocument, type Api } from './openapi';
+import { rateLimit } from './rate-limit';
 import { adminStoreCredentialRoutes } from './routes/admin-store-credentials';
 import { adminStoreRoutes } from './routes/admin-stores';
 import { orderRoutes } from './routes/orders';
@@ -52,6 +53,8 @@ export function createApiApp(): Hono {
       'request',
     );
   });
+
+  app.use('*', rateLimit());
 
   app.get('/health', async (c) => {
     try {
