@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { orders } from '../db/schema';
 import type { OrderRow } from './records';
@@ -125,15 +125,21 @@ export async function holdLease<T>(
  */
 export async function park(db: Db, orderId: string, owner = PROCESS_OWNER): Promise<Date> {
   const { STORE_LATE_ORDER_MS } = orderSettings();
-  const [row] = await db
-    .update(orders)
-    .set({
-      leaseOwner: null,
-      leaseUntil: sql`CASE WHEN ${orders.settleAfter} > now() THEN ${orders.settleAfter} ELSE now() + ${ms(STORE_LATE_ORDER_MS)} END`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(orders.id, orderId), eq(orders.leaseOwner, owner)))
-    .returning({ until: orders.leaseUntil });
+  const held = and(eq(orders.id, orderId), eq(orders.leaseOwner, owner));
+  // Two statements rather than one CASE: Citus refuses now() inside CASE in an UPDATE.
+  const parkUntil = (until: SQL, condition?: SQL) =>
+    db
+      .update(orders)
+      .set({ leaseOwner: null, leaseUntil: until, updatedAt: sql`now()` })
+      .where(and(held, condition))
+      .returning({ until: orders.leaseUntil });
+  const [untilSettled] = await parkUntil(
+    sql`${orders.settleAfter}`,
+    gt(orders.settleAfter, sql`now()`),
+  );
+  const [row] = untilSettled
+    ? [untilSettled]
+    : await parkUntil(sql`now() + ${ms(STORE_LATE_ORDER_MS)}`);
   return row?.until ?? new Date(Date.now() + STORE_LATE_ORDER_MS);
 }
 
