@@ -13,6 +13,9 @@ const nextConfig = {
     'sharp',
     'pg',
     'pino',
+    // Its Drizzle store imports drizzle-orm at run time, which a bundle cannot resolve.
+    'rate-limiter-flexible',
+    'drizzle-orm',
   ],
   poweredByHeader: false,
 };

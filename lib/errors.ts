@@ -12,6 +12,8 @@ export class ApiError extends Error {
     status?: number,
     /** Details for `message` (search/products) — which fields, which values. */
     readonly details?: string,
+    /** Seconds after which a retry may succeed, sent as `Retry-After`. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';

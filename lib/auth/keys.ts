@@ -25,7 +25,7 @@ export interface Caller {
  */
 const KEY_PATTERN = /^csk_([A-Za-z0-9]{8})_([A-Za-z0-9]{32})$/;
 
-function hashKey(key: string): string {
+export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 

@@ -377,11 +377,33 @@ export const orders = pgTable(
     responseStatus: integer('response_status'),
     attempts: integer('attempts').notNull().default(0),
     totalPrice: numeric('total_price', { precision: 12, scale: 2 }),
+    /**
+     * Who works on a pending order (a request or a reconciler) and until when: nobody else
+     * touches it before `lease_until`, which the holder keeps renewing while it works. A pending
+     * order without an owner is parked: it is looked up at the store again at `lease_until`.
+     */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    /** From this time on, a store lookup that misses the order proves the store never made it. */
+    settleAfter: timestamp('settle_after', { withTimezone: true, mode: 'date' }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('orders_idempotency_uq').on(t.developerId, t.idempotencyKey),
     index('orders_profile_idx').on(t.developerId, t.profileId, t.createdAt),
     index('orders_store_idx').on(t.storeId, t.createdAt),
+    index('orders_pending_idx')
+      .on(t.leaseUntil)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
+
+/**
+ * Per-key request counts of the API rate limiter (rate-limiter-flexible's Drizzle store): one
+ * row per key and window, so every replica on this database counts the same requests.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: timestamp('expire', { withTimezone: true, mode: 'date' }),
+});

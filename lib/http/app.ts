@@ -6,6 +6,7 @@ import { databaseHealth } from '../db/health';
 import { logger } from '../log/logger';
 import { mcpRoutes } from '../mcp/http';
 import { openApiDocument, type Api } from './openapi';
+import { rateLimit } from './rate-limit';
 import { adminStoreCredentialRoutes } from './routes/admin-store-credentials';
 import { adminStoreRoutes } from './routes/admin-stores';
 import { orderRoutes } from './routes/orders';
@@ -56,6 +57,8 @@ export function createApiApp(): Hono {
       'request',
     );
   });
+
+  app.use('*', rateLimit());
 
   app.get('/health', async (c) => {
     try {

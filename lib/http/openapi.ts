@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { Hono } from 'hono';
 import { CODE_STATUS, OPERATION_FAILURE_CODES } from '../contract/codes';
+import { documentRateLimits } from './rate-limit';
 
 export interface Api {
   app: Hono;
@@ -23,7 +24,7 @@ export function openApiDocument(registry: OpenAPIRegistry, serverUrl = '/api') {
     name: 'authorization',
     description: 'The API key (`csk_...`), alone or as `Bearer <key>`.',
   });
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Commerce search, style, shipping and purchase API',
@@ -35,4 +36,5 @@ export function openApiDocument(registry: OpenAPIRegistry, serverUrl = '/api') {
     },
     servers: [{ url: serverUrl }],
   });
+  return documentRateLimits(document);
 }

@@ -206,6 +206,7 @@ export function defineOperation<
         code = spec.failureCode;
       }
       c.set('code' as never, code as never);
+      if (apiErr.retryAfterSeconds) c.header('Retry-After', String(apiErr.retryAfterSeconds));
       const issues = (apiErr as ApiError & { issues?: FieldIssue[] }).issues;
       return c.json(
         failure(spec, code, apiErr.message, apiErr.details, issues),

@@ -5,14 +5,14 @@ import { idempotencyKey, type BuyRequest } from '../contract/orders';
 import type { Db } from '../db/client';
 import { orders } from '../db/schema';
 import { ApiError } from '../errors';
-import { platformSettings } from '../platforms/settings';
+import { awaitFlight, PROCESS_OWNER } from './lease';
 import type { OrderRow } from './records';
 
 /**
  * Idempotency-Key: the first request with a key records its order under (developer, key) with a
  * unique index; every later request with that key replays the recorded answer. Two requests
- * racing with one key both try the insert, the index lets exactly one win, and the other waits
- * for the winner's answer.
+ * racing with one key both try the insert, the index lets exactly one win, and the other shares
+ * the winner's answer when it runs in the same process and comes soon, or is told to retry.
  */
 
 export function checkIdempotencyKey(key: string | undefined): string | undefined {
@@ -49,58 +49,49 @@ export async function findByKey(
   return row;
 }
 
-/**
- * Longest a first request can take: the order call and the lookup that may follow it, every
- * attempt timing out and every wait at its maximum.
- */
-function firstRequestBudgetMs(): number {
-  const s = platformSettings();
-  const attempts = s.PLATFORM_RETRY_LIMIT + 1;
-  const oneCall =
-    attempts * s.PLATFORM_TIMEOUT_MS + s.PLATFORM_RETRY_LIMIT * s.PLATFORM_MAX_RETRY_AFTER_MS;
-  return 2 * oneCall;
-}
+/** How long a repeated request waits for the same order's work in this process. */
+const FLIGHT_WAIT_MS = 2_000;
 
-/** How long a repeated request waits for the first one before asking its caller to retry. */
-const WAIT_CAP_MS = 20_000;
-
-/** A pending order whose request has shown no sign of life for longer than any request takes. */
-function isAbandoned(row: OrderRow): boolean {
-  return row.status === 'pending' && Date.now() - row.updatedAt.getTime() > firstRequestBudgetMs();
-}
-
-async function awaitSettled(db: Db, first: OrderRow): Promise<OrderRow> {
-  const deadline = Date.now() + WAIT_CAP_MS;
-  let row = first;
-  let pause = 50;
-  while (row.status === 'pending' && !isAbandoned(row) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, pause));
-    pause = Math.min(pause * 2, 500);
-    const [fresh] = await db.select().from(orders).where(eq(orders.id, first.id));
-    row = fresh ?? row;
-  }
-  return row;
-}
-
-/**
- * The first request with this key, once it has finished or been abandoned (a crash left it
- * pending): refused when the body differs, IDEMPOTENCY_KEY_IN_USE while it is still running.
- */
-export async function settledFirst(db: Db, first: OrderRow, hash: string): Promise<OrderRow> {
+/** A request with this key whose first request had another body. */
+export function checkSameRequest(first: OrderRow, hash: string): void {
   if (first.requestHash !== hash) {
     throw new ApiError(
       'IDEMPOTENCY_KEY_REUSED',
       `This Idempotency-Key was already used for a different purchase (order ${first.id}); use a new key for a new purchase`,
     );
   }
-  const settled = await awaitSettled(db, first);
-  if (settled.status === 'pending' && !isAbandoned(settled)) {
-    throw new ApiError(
-      'IDEMPOTENCY_KEY_IN_USE',
-      `The first request with this Idempotency-Key (order ${first.id}) has not finished; retry in a few seconds`,
-    );
-  }
-  return settled;
+}
+
+/** Seconds until `until`, as Retry-After says them: at least 1, at most a minute. */
+export function secondsUntil(until: Date | null): number {
+  const seconds = Math.ceil(((until?.getTime() ?? 0) - Date.now()) / 1000);
+  return Math.min(Math.max(seconds, 1), 60);
+}
+
+/** The answer to a repeat while the order is still being settled (or waits for the store). */
+export function inProgress(
+  order: OrderRow,
+  until: Date | null = order.leaseUntil,
+  reason = 'it is being settled with the store',
+): ApiError {
+  const retryAfter = secondsUntil(until);
+  return new ApiError(
+    'IDEMPOTENCY_KEY_IN_USE',
+    `Order ${order.id} of this Idempotency-Key is still pending: ${reason}; retry in ${retryAfter} s`,
+    409,
+    undefined,
+    retryAfter,
+  );
+}
+
+/**
+ * The answer the same order's work in this process gives within a short wait (concurrent
+ * duplicates share the first request's answer), or undefined when there is none in time.
+ */
+export async function sharedAnswer(order: OrderRow): Promise<{ value: unknown } | undefined> {
+  const here = order.leaseOwner === PROCESS_OWNER;
+  const flight = await awaitFlight(order.id, FLIGHT_WAIT_MS, here);
+  return flight.settled ? { value: flight.value } : undefined;
 }
 
 /** The recorded answer: its body, or its failure thrown again. */

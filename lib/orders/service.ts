@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Caller } from '../auth/keys';
 import type { ApiCode } from '../contract/codes';
 import type { BuyRequest, OrderRecord } from '../contract/orders';
@@ -18,21 +18,26 @@ import { storeToken, TokenKeyError } from '../stores/credentials';
 import { markUnverified } from '../stores/verification';
 import {
   checkIdempotencyKey,
+  checkSameRequest,
   findByKey,
+  inProgress,
   replayAnswer,
   requestHash,
-  settledFirst,
+  secondsUntil,
+  sharedAnswer,
 } from './idempotency';
+import { claimOrder, holdLease, inFlight, leaseFor, park, PROCESS_OWNER } from './lease';
 import { prepareOrder, type PreparedOrder } from './preparation';
 import { toOrderRecord, type OrderRow } from './records';
 
 /**
  * An order's life: recorded `pending` before the store is called, so a crash in between leaves
  * a visible record rather than an unknown; then `created` with the store's order id, or
- * `failed` with the reason. The answer sent is stored with it and replayed for a repeated
- * Idempotency-Key. When the store may have received an order despite a failure (a timeout, a
- * dropped connection, a 5xx), the order is looked up by its id, which it carries as a tag:
- * right away, and again whenever the same key is retried.
+ * `failed` with the reason, and the answer sent is stored with it and replayed for a repeated
+ * Idempotency-Key. An order is reported failed only when the store provably does not have it:
+ * it refused it, it was never sent, or a lookup after the time the store could still have
+ * created it found nothing. Until then it stays pending, held by whoever settles it (see
+ * ./lease): the request, a retry with its key, or the background reconciler.
  */
 
 type AnswerBody =
@@ -43,20 +48,42 @@ interface Answer {
   body: AnswerBody;
 }
 
-async function finish(db: Db, order: OrderRow, answer: Answer, platformOrderId?: string) {
+/** Records the outcome of a pending order and answers with it (or with the one recorded first). */
+async function finish(
+  db: Db,
+  order: OrderRow,
+  answer: Answer,
+  opts: { platformOrderId?: string; onlyIfFinal?: boolean } = {},
+): Promise<unknown> {
   const error = 'error' in answer.body ? answer.body.error : null;
-  await db
+  const [row] = await db
     .update(orders)
     .set({
       status: error === null ? 'created' : 'failed',
-      platformOrderId: platformOrderId ?? null,
+      platformOrderId: opts.platformOrderId ?? null,
       errorCode: error === null ? null : answer.body.code,
       errorMessage: error,
       response: answer.body,
       responseStatus: answer.status,
+      leaseOwner: null,
+      leaseUntil: null,
       updatedAt: new Date(),
     })
-    .where(eq(orders.id, order.id));
+    .where(
+      and(
+        eq(orders.id, order.id),
+        eq(orders.status, 'pending'),
+        opts.onlyIfFinal
+          ? or(isNull(orders.settleAfter), lte(orders.settleAfter, sql`now()`))
+          : undefined,
+      ),
+    )
+    .returning();
+  if (!row) {
+    const [current] = await db.select().from(orders).where(eq(orders.id, order.id));
+    if (current?.status === 'pending') return undefined;
+    return replayAnswer(current!);
+  }
   if (error === null) return answer.body;
   throw new ApiError(answer.body.code, error, answer.status);
 }
@@ -76,6 +103,7 @@ function created(order: OrderRow, store: StoreRow, platformOrderId: string): Ans
   };
 }
 
+/** The answer for a definitive platform outcome (anything but "the store may have it"). */
 function answerFor(result: PlatformOrderResult, order: OrderRow, store: StoreRow): Answer {
   switch (result.outcome) {
     case 'created':
@@ -96,9 +124,7 @@ function answerFor(result: PlatformOrderResult, order: OrderRow, store: StoreRow
       return failure(
         'STORE_PLATFORM_ERROR',
         502,
-        result.mayExist
-          ? `${result.reason}. The store may still have received order ${order.id}: it is recorded as failed and never sent again; retry with the same Idempotency-Key to look it up at the store`
-          : `${result.reason}; order ${order.id} was not placed`,
+        `${result.reason}; order ${order.id} was not placed`,
       );
   }
 }
@@ -129,6 +155,33 @@ async function connect(
   );
 }
 
+/**
+ * The store may have the order but has not shown it: it stays pending, parked until the store
+ * can be asked again, and the caller hears why and when to look. The request that placed it
+ * hears of a store failure; a retry with its key, that the order is still being settled.
+ */
+async function undecided(
+  db: Db,
+  order: OrderRow,
+  reason: string,
+  owner: string,
+  answeredAs: 'placing' | 'retry',
+): Promise<never> {
+  const until = await park(db, order.id, owner);
+  logger().warn(
+    { order: order.id, store: order.storeId },
+    'order pending until the store shows it',
+  );
+  if (answeredAs === 'retry') throw inProgress(order, until, reason);
+  throw new ApiError(
+    'STORE_PLATFORM_ERROR',
+    `${reason}. The store may still have received order ${order.id}: it stays pending and is looked up at the store again until it is found or provably absent (next at ${until.toISOString()}); see GET /orders/${order.id}, or retry with the same Idempotency-Key`,
+    502,
+    undefined,
+    secondsUntil(until),
+  );
+}
+
 async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise<unknown> {
   const { store } = prepared;
   const connection = await connect(db, store, order);
@@ -138,15 +191,24 @@ async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise
     .set({ attempts: sql`${orders.attempts} + 1`, updatedAt: new Date() })
     .where(eq(orders.id, order.id));
   const platform = platformFor(store);
-  let result = await platform.createOrder(connection, {
-    reference: order.id,
-    lines: prepared.lines.map((l) => ({ variantId: l.variant_id, quantity: l.quantity })),
-    email: prepared.shipping.email,
-    shipping: prepared.shipping,
-  });
+  const result = await holdLease(
+    db,
+    order.id,
+    () =>
+      platform.createOrder(connection, {
+        reference: order.id,
+        lines: prepared.lines.map((l) => ({ variantId: l.variant_id, quantity: l.quantity })),
+        email: prepared.shipping.email,
+        shipping: prepared.shipping,
+      }),
+    { sending: true },
+  );
   if (result.outcome === 'unavailable' && result.mayExist) {
     const lookup = await platform.findOrder(connection, order.id, order.createdAt);
-    if (lookup.found) result = { outcome: 'created', platformOrderId: lookup.platformOrderId };
+    if (!lookup.found) return undecided(db, order, result.reason, PROCESS_OWNER, 'placing');
+    return finish(db, order, created(order, store, lookup.platformOrderId), {
+      platformOrderId: lookup.platformOrderId,
+    });
   }
   if (result.outcome === 'unauthorized') {
     await markUnverified(
@@ -161,37 +223,18 @@ async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise
       'order not placed',
     );
   }
-  return finish(
-    db,
-    order,
-    answerFor(result, order, store),
-    result.outcome === 'created' ? result.platformOrderId : undefined,
-  );
+  return finish(db, order, answerFor(result, order, store), {
+    platformOrderId: result.outcome === 'created' ? result.platformOrderId : undefined,
+  });
 }
 
 /**
- * A failed order the store may nevertheless have received: if the store has it, it becomes
- * `created` and that is the answer; otherwise undefined and the recorded failure stands.
+ * Settles a pending order this worker holds (a retry with its key, or the reconciler) by asking
+ * the store: created when it has the order, failed when it provably never will, otherwise
+ * parked again with the reason thrown.
  */
-async function recover(db: Db, order: OrderRow): Promise<unknown> {
-  if (order.status !== 'failed' || order.errorCode !== 'STORE_PLATFORM_ERROR') return undefined;
-  const store = await findStoreById(db, order.storeId);
-  if (!store) return undefined;
-  const connection = await connect(db, store, order).catch(() => undefined);
-  if (!connection || 'status' in connection) return undefined;
-  const lookup = await platformFor(store).findOrder(connection, order.id, order.createdAt);
-  if (!lookup.found) return undefined;
-  logger().info({ order: order.id, store: store.id }, 'order found at the store after a failure');
-  return finish(db, order, created(order, store, lookup.platformOrderId), lookup.platformOrderId);
-}
-
-/**
- * An order whose request died before recording the store's answer: the store is asked whether
- * it has the order, and the order is settled on that. If the store cannot be asked, it stays
- * pending for the next retry.
- */
-async function settleAbandoned(db: Db, order: OrderRow): Promise<unknown> {
-  const notPlaced = (when: string) =>
+export async function settlePending(db: Db, order: OrderRow, owner: string): Promise<unknown> {
+  const stopped = (when: string) =>
     failure(
       'STORE_PLATFORM_ERROR',
       502,
@@ -199,26 +242,49 @@ async function settleAbandoned(db: Db, order: OrderRow): Promise<unknown> {
     );
   const store = await findStoreById(db, order.storeId);
   if (order.attempts === 0 || !store)
-    return finish(db, order, notPlaced('before the store was called'));
+    return finish(db, order, stopped('before the store was called'));
   const connection = await connect(db, store, order);
-  if ('status' in connection) return finish(db, order, connection);
-  const lookup = await platformFor(store).findOrder(connection, order.id, order.createdAt);
-  if (lookup.found === undefined) {
-    throw new ApiError(
-      'STORE_PLATFORM_ERROR',
-      `Cannot tell yet whether the store received order ${order.id} (${lookup.reason}); retry later with the same Idempotency-Key`,
-    );
+  if ('status' in connection) {
+    return undecided(db, order, 'the store cannot be asked about it', owner, 'retry');
   }
-  logger().warn({ order: order.id, found: lookup.found }, 'abandoned order settled');
-  return lookup.found
-    ? finish(db, order, created(order, store, lookup.platformOrderId), lookup.platformOrderId)
-    : finish(db, order, notPlaced('before the store answered, and the store has no such order'));
+  const lookup = await holdLease(
+    db,
+    order.id,
+    () => platformFor(store).findOrder(connection, order.id, order.createdAt),
+    { owner },
+  );
+  if (lookup.found) {
+    logger().info({ order: order.id, store: store.id }, 'pending order found at the store');
+    return finish(db, order, created(order, store, lookup.platformOrderId), {
+      platformOrderId: lookup.platformOrderId,
+    });
+  }
+  if (lookup.found === false) {
+    const answer = stopped('before the store answered, and the store has no such order');
+    const settled = await finish(db, order, answer, { onlyIfFinal: true });
+    if (settled !== undefined) return settled;
+    return undecided(db, order, 'the store does not show it yet', owner, 'retry');
+  }
+  return undecided(db, order, `the store cannot be asked yet (${lookup.reason})`, owner, 'retry');
 }
 
+/**
+ * A request repeating an Idempotency-Key: the recorded answer once the order is settled;
+ * while it is pending, the answer of the work already running on it in this process, or this
+ * request settles it when nobody holds it, or it hears at once to retry later.
+ */
 async function answerRepeat(db: Db, first: OrderRow, hash: string): Promise<unknown> {
-  const settled = await settledFirst(db, first, hash);
-  if (settled.status === 'pending') return settleAbandoned(db, settled);
-  return (await recover(db, settled)) ?? replayAnswer(settled);
+  checkSameRequest(first, hash);
+  if (first.status !== 'pending') return replayAnswer(first);
+  const shared = await sharedAnswer(first);
+  if (shared) return shared.value;
+  const claimed = await claimOrder(db, first.id);
+  if (!claimed) {
+    const [current] = await db.select().from(orders).where(eq(orders.id, first.id));
+    if (current!.status !== 'pending') return replayAnswer(current!);
+    throw inProgress(current!);
+  }
+  return inFlight(claimed.id, () => settlePending(db, claimed, PROCESS_OWNER));
 }
 
 /** POST /buy: validates, records, places the order with the store, and answers (or replays). */
@@ -248,6 +314,7 @@ export async function placeOrder(
       lines: prepared.lines,
       shipping: prepared.shipping,
       totalPrice: prepared.totalPrice,
+      ...leaseFor(PROCESS_OWNER),
     })
     .onConflictDoNothing({ target: [orders.developerId, orders.idempotencyKey] })
     .returning();
@@ -256,7 +323,7 @@ export async function placeOrder(
     const first = await findByKey(db, caller.developerId, key!);
     return answerRepeat(db, first!, hash);
   }
-  return submit(db, prepared, order);
+  return inFlight(order.id, () => submit(db, prepared, order));
 }
 
 export async function getOrder(db: Db, caller: Caller, orderId: string): Promise<OrderRecord> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readSettings } from '../config/settings';
 
 const schema = z.object({
   SHOPIFY_API_VERSION: z
@@ -12,15 +13,7 @@ const schema = z.object({
 
 export type PlatformSettings = z.infer<typeof schema>;
 
-/**
- * Store-platform call settings, read on every call so an operator (or a test) can tune them
- * without a restart: they are a handful of environment lookups per order.
- */
+/** Store-platform call settings, read on every call: a handful of environment lookups per order. */
 export function platformSettings(): PlatformSettings {
-  const parsed = schema.safeParse(process.env);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid store-platform configuration: ${detail}`);
-  }
-  return parsed.data;
+  return readSettings(schema, 'store-platform');
 }

@@ -1,3 +1,4 @@
+import LinkHeader from 'http-link-header';
 import ky, { HTTPError, TimeoutError, type KyInstance, type Options } from 'ky';
 import type { ShippingRecord } from '../contract/shipping';
 import { platformSettings, type PlatformSettings } from './settings';
@@ -257,34 +258,60 @@ async function createOrder(
 /** Orders are looked up in a window a little wider than the clocks of two machines may differ. */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
+type OrderList = { orders?: Array<{ id?: number | string; tags?: string }> };
+
+/**
+ * The query of the page after this one, from the `Link` header's `rel="next"` URL. Only its
+ * query is kept: the request goes to the store's own Admin API address with its token, never to
+ * a host the header names.
+ */
+function nextPage(response: Response): URLSearchParams | undefined {
+  const header = response.headers.get('link');
+  if (!header) return undefined;
+  const [next] = LinkHeader.parse(header).rel('next');
+  return next ? new URL(next.uri, 'https://shop.invalid').searchParams : undefined;
+}
+
+function carriesReference(order: { tags?: string }, reference: string): boolean {
+  return (order.tags ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .includes(reference);
+}
+
+/**
+ * Every order created since `placedAfter` (less the clock skew) is read, newest first, page by
+ * page through Shopify's cursor links until the one tagged with `reference` turns up or the
+ * last page has been read: only then is the order known to be absent.
+ */
 async function findOrder(
   connection: StoreConnection,
   reference: string,
   placedAfter: Date,
 ): Promise<PlatformLookupResult> {
   const settings = platformSettings();
-  const searchParams = {
+  const api = readClient(connection, settings);
+  let searchParams: URLSearchParams | undefined = new URLSearchParams({
     status: 'any',
-    limit: 250,
+    limit: '250',
     fields: 'id,tags',
     created_at_min: new Date(placedAfter.getTime() - CLOCK_SKEW_MS).toISOString(),
-  };
+  });
+  const seen = new Set<string>();
   try {
-    const body: { orders?: Array<{ id?: number | string; tags?: string }> } = await readClient(
-      connection,
-      settings,
-    )
-      .get('orders.json', { searchParams })
-      .json();
-    const match = (body.orders ?? []).find((o) =>
-      (o.tags ?? '')
-        .split(',')
-        .map((t) => t.trim())
-        .includes(reference),
-    );
-    return match?.id !== undefined
-      ? { found: true, platformOrderId: String(match.id) }
-      : { found: false };
+    while (searchParams) {
+      const response = await api.get('orders.json', { searchParams });
+      const body: OrderList = await response.json();
+      const match = (body.orders ?? []).find((o) => carriesReference(o, reference));
+      if (match?.id !== undefined) return { found: true, platformOrderId: String(match.id) };
+      searchParams = nextPage(response);
+      const cursor = searchParams?.get('page_info') ?? '';
+      if (searchParams && seen.has(cursor)) {
+        return { found: undefined, reason: 'Shopify linked a page of orders already read' };
+      }
+      seen.add(cursor);
+    }
+    return { found: false };
   } catch (error) {
     const reason =
       error instanceof HTTPError

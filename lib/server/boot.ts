@@ -4,6 +4,7 @@ import { env } from '../config/env';
 import { getDatabase } from '../db/client';
 import { developers } from '../db/schema';
 import { seedDemoData } from '../demo/seed';
+import { startOrderReconciler } from '../orders/reconciler';
 import { ensureDashboardKey } from './dashboard-key';
 import { logger } from '../log/logger';
 
@@ -19,13 +20,19 @@ addBootStep(async () => {
 });
 
 /**
- * Opens and migrates the database, runs registered steps (demo data), and on a database with
- * no developers creates a demo developer and prints its key and a first request to try.
+ * Opens and migrates the database, runs registered steps (demo data), starts the background
+ * order reconciler, and on a database with no developers creates a demo developer and prints
+ * its key and a first request to try.
  */
 export async function boot(): Promise<void> {
   const database = await getDatabase({ shareOverSocket: true });
   logger().info({ database: database.location, kind: database.kind }, 'database ready');
   for (const step of bootSteps) await step();
+  const reconciler = startOrderReconciler(database.db);
+  // Next.js exits on these after its own cleanup; the reconciler lets go of its orders first
+  // when it can, and otherwise their leases lapse and another replica (or the next start) settles them.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void reconciler.stop());
   const [row] = await database.db.select({ n: count() }).from(developers);
   // After the count: the dashboard's built-in developer must not hide the demo developer.
   await ensureDashboardKey(database.db);

@@ -43,6 +43,33 @@ const SHOP_PATH = /^\/shops\/([^/]+)(\/.*)?$/;
 const LOG_LIMIT = 10_000;
 const ADMIN = '/shops/:domain/admin/api/:version{[0-9]{4}-[0-9]{2}|unstable}';
 
+/**
+ * Shopify's `Link` header: absolute URLs of the shop's own address carrying `page_info` and the
+ * request's `limit` and `fields`, as `<url>; rel="previous", <url>; rel="next"`.
+ */
+function pageLinks(
+  c: Context<Env>,
+  query: URLSearchParams,
+  page: { next?: string; previous?: string },
+): string | undefined {
+  const links: string[] = [];
+  for (const [rel, token] of [
+    ['previous', page.previous],
+    ['next', page.next],
+  ] as const) {
+    if (!token) continue;
+    const params = new URLSearchParams();
+    for (const name of ['limit', 'fields']) {
+      const value = query.get(name);
+      if (value !== null) params.set(name, value);
+    }
+    params.set('page_info', token);
+    const path = `/admin/api/${c.req.param('version')}/orders.json`;
+    links.push(`<${c.var.shop.shopUrl}${path}?${params}>; rel="${rel}"`);
+  }
+  return links.length > 0 ? links.join(', ') : undefined;
+}
+
 function statusFault(c: Context<Env>, fault: Extract<Fault, { kind: 'status' }>): Response {
   const body = fault.body ?? {
     errors: fault.status === 429 ? THROTTLED : (STATUS_CODES[fault.status] ?? 'Error'),
@@ -144,9 +171,14 @@ function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
     return c.json({ order: result.order }, 201);
   });
 
-  app.get(`${ADMIN}/orders.json`, (c) =>
-    c.json({ orders: listOrders(c.var.shop.orders, (name) => c.req.query(name)) }),
-  );
+  app.get(`${ADMIN}/orders.json`, (c) => {
+    const url = new URL(c.req.url);
+    const page = listOrders(c.var.shop.orders, url.searchParams);
+    if ('errors' in page) return c.json({ errors: page.errors }, 400);
+    const link = pageLinks(c, url.searchParams, page);
+    if (link) c.header('Link', link);
+    return c.json({ orders: page.orders });
+  });
 
   app.get(`${ADMIN}/orders/:file{[0-9]+\\.json}`, (c) => {
     const id = Number(c.req.param('file').replace('.json', ''));

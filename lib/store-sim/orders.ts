@@ -212,37 +212,115 @@ export function createOrder(
   return { order };
 }
 
+/** The filters of `GET orders.json`, as the first request gave them; a page_info cursor keeps them. */
+const FILTER_PARAMS = ['ids', 'since_id', 'status', 'created_at_min', 'created_at_max'] as const;
+type OrderFilter = Partial<Record<(typeof FILTER_PARAMS)[number], string>>;
+
+/** What a `page_info` token stands for: the first request's filters and where the page starts. */
+interface Cursor {
+  filter: OrderFilter;
+  direction: 'next' | 'previous';
+  /** The id of the last order of the page the link was on (next), or of its first (previous). */
+  lastId: number;
+}
+
+/** Parameters a request with `page_info` may carry besides it (Shopify answers 400 to any other). */
+const PAGE_INFO_PARAMS = new Set(['page_info', 'limit', 'fields']);
+
+export type OrderPage =
+  | {
+      orders: Array<Record<string, unknown>>;
+      /** page_info of the next (older) and previous (newer) pages, when there are any. */
+      next?: string;
+      previous?: string;
+    }
+  | { errors: Record<string, string> };
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+function decodeCursor(token: string): Cursor | undefined {
+  try {
+    const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Cursor;
+    const valid =
+      typeof cursor === 'object' &&
+      cursor !== null &&
+      (cursor.direction === 'next' || cursor.direction === 'previous') &&
+      Number.isSafeInteger(cursor.lastId) &&
+      typeof cursor.filter === 'object' &&
+      cursor.filter !== null;
+    return valid ? cursor : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function matchesFilter(order: ShopifyOrder, filter: OrderFilter): boolean {
+  const ids = filter.ids?.split(',').map(Number);
+  const status = filter.status ?? 'open';
+  const created = Date.parse(String(order.created_at));
+  return (
+    (status === 'open' || status === 'any') &&
+    (!ids || ids.includes(order.id)) &&
+    order.id > Number(filter.since_id ?? 0) &&
+    !(created < Date.parse(filter.created_at_min ?? '')) &&
+    !(created > Date.parse(filter.created_at_max ?? ''))
+  );
+}
+
 /**
  * `GET orders.json`, newest first: `ids`, `since_id`, `status` (every simulated order is open),
- * `created_at_min`/`created_at_max`, `fields` and `limit` (50 by default, at most 250).
+ * `created_at_min`/`created_at_max`, `fields` and `limit` (50 by default, at most 250), paged
+ * with cursors as Shopify's REST Admin API documents: a page with more orders before or after
+ * it links them by `page_info`, and a request with `page_info` keeps the first request's
+ * filters and may carry only `limit` and `fields` besides.
  */
-export function listOrders(
-  orders: ShopifyOrder[],
-  query: (name: string) => string | undefined,
-): Array<Record<string, unknown>> {
-  const ids = query('ids')?.split(',').map(Number);
-  const sinceId = Number(query('since_id') ?? 0);
-  const status = query('status') ?? 'open';
-  const min = Date.parse(query('created_at_min') ?? '');
-  const max = Date.parse(query('created_at_max') ?? '');
-  const fields = query('fields')
+export function listOrders(orders: ShopifyOrder[], query: URLSearchParams): OrderPage {
+  const limit = parseLimit(query.get('limit') ?? undefined, 50);
+  const fields = query
+    .get('fields')
     ?.split(',')
     .map((f) => f.trim())
     .filter(Boolean);
-  return orders
-    .filter((o) => {
-      const created = Date.parse(String(o.created_at));
-      return (
-        (status === 'open' || status === 'any') &&
-        (!ids || ids.includes(o.id)) &&
-        o.id > sinceId &&
-        !(created < min) &&
-        !(created > max)
-      );
-    })
-    .slice(-parseLimit(query('limit'), 50))
-    .reverse()
-    .map((o) =>
-      fields ? Object.fromEntries(fields.filter((f) => f in o).map((f) => [f, o[f]])) : o,
+  let filter: OrderFilter;
+  let cursor: Cursor | undefined;
+  const pageInfo = query.get('page_info');
+  if (pageInfo !== null) {
+    const extra = [...query.keys()].find((name) => !PAGE_INFO_PARAMS.has(name));
+    if (extra)
+      return { errors: { [extra]: `${extra} cannot be passed when page_info is present` } };
+    cursor = decodeCursor(pageInfo);
+    if (!cursor) return { errors: { page_info: 'Invalid value.' } };
+    filter = cursor.filter;
+  } else {
+    filter = Object.fromEntries(
+      FILTER_PARAMS.flatMap((name) => (query.has(name) ? [[name, query.get(name)!]] : [])),
     );
+  }
+  const newestFirst = orders.filter((o) => matchesFilter(o, filter)).reverse();
+  let start = 0;
+  if (cursor?.direction === 'next') {
+    start = newestFirst.findIndex((o) => o.id < cursor.lastId);
+    if (start < 0) start = newestFirst.length;
+  } else if (cursor?.direction === 'previous') {
+    const end = newestFirst.findIndex((o) => o.id <= cursor.lastId);
+    start = Math.max((end < 0 ? newestFirst.length : end) - limit, 0);
+  }
+  const page = newestFirst.slice(start, start + limit);
+  const first = page[0];
+  const last = page[page.length - 1];
+  return {
+    orders: page.map((o) =>
+      fields ? Object.fromEntries(fields.filter((f) => f in o).map((f) => [f, o[f]])) : o,
+    ),
+    next:
+      last && start + page.length < newestFirst.length
+        ? encodeCursor({ filter, direction: 'next', lastId: last.id })
+        : undefined,
+    previous:
+      first && start > 0
+        ? encodeCursor({ filter, direction: 'previous', lastId: first.id })
+        : undefined,
+  };
 }

@@ -337,6 +337,54 @@ describe('Admin API', () => {
     expect(control.body.orders).toHaveLength(2);
   });
 
+  it('pages orders with cursor links as Shopify documents, keeping the first request’s filters', async () => {
+    for (let i = 0; i < 7; i++) {
+      const placed = await postOrder({
+        order: { line_items: [{ variant_id: 2000, quantity: 1 }], tags: `n${i}` },
+      });
+      expect(placed.status).toBe(201);
+    }
+    const auth = { 'x-shopify-access-token': TOKEN };
+    const linkOf = (header: string | null, rel: string) =>
+      new RegExp(`<([^>]+)>; rel="${rel}"`).exec(header ?? '')?.[1];
+
+    const first = await get(`${shopUrl}${ADMIN}/orders.json?status=any&limit=3&fields=tags`, auth);
+    expect(first.body.orders).toEqual([{ tags: 'n6' }, { tags: 'n5' }, { tags: 'n4' }]);
+    expect(linkOf(first.headers.get('link'), 'previous')).toBeUndefined();
+    const next = linkOf(first.headers.get('link'), 'next')!;
+    expect(next.startsWith(`${shopUrl}${ADMIN}/orders.json?limit=3&fields=tags&page_info=`)).toBe(
+      true,
+    );
+
+    const second = await get(next, auth);
+    expect(second.body.orders).toEqual([{ tags: 'n3' }, { tags: 'n2' }, { tags: 'n1' }]);
+    const back = await get(linkOf(second.headers.get('link'), 'previous')!, auth);
+    expect(back.body.orders).toEqual(first.body.orders);
+    const last = await get(linkOf(second.headers.get('link'), 'next')!, auth);
+    expect(last.body.orders).toEqual([{ tags: 'n0' }]);
+    expect(linkOf(last.headers.get('link'), 'next')).toBeUndefined();
+
+    // The cursor carries the first request's filters; only limit and fields may change.
+    const sinceThird = sim.orders('lamps.example')[2]!.id;
+    const filtered = await get(
+      `${shopUrl}${ADMIN}/orders.json?limit=2&fields=tags&since_id=${sinceThird}`,
+      auth,
+    );
+    expect(filtered.body.orders).toEqual([{ tags: 'n6' }, { tags: 'n5' }]);
+    const filteredNext = new URL(linkOf(filtered.headers.get('link'), 'next')!);
+    filteredNext.searchParams.set('limit', '250');
+    expect((await get(filteredNext.toString(), auth)).body.orders).toEqual([
+      { tags: 'n4' },
+      { tags: 'n3' },
+    ]);
+    filteredNext.searchParams.set('status', 'any');
+    expect(await get(filteredNext.toString(), auth)).toMatchObject({
+      status: 400,
+      body: { errors: { status: 'status cannot be passed when page_info is present' } },
+    });
+    expect((await get(`${shopUrl}${ADMIN}/orders.json?page_info=garbage`, auth)).status).toBe(400);
+  });
+
   it('refuses bad orders with Shopify’s error shapes and records nothing', async () => {
     const unknown = await postOrder({ order: { line_items: [{ variant_id: 999, quantity: 1 }] } });
     expect(unknown).toEqual({

@@ -53,7 +53,7 @@ export function orderRoutes(api: Api): void {
         status: 409,
         codes: ['STORE_NOT_VERIFIED', 'IDEMPOTENCY_KEY_IN_USE'],
         description:
-          'The store is not verified (or its token just stopped working), or the first request with this Idempotency-Key is still running',
+          'The store is not verified (or its token just stopped working), or the order of this Idempotency-Key is still pending (with Retry-After: when to ask again)',
       },
       {
         status: 422,
@@ -65,7 +65,7 @@ export function orderRoutes(api: Api): void {
         status: 502,
         codes: ['STORE_PLATFORM_ERROR'],
         description:
-          "The store's platform failed, timed out or kept rate-limiting; the order is recorded as failed",
+          "The store's platform failed, timed out or kept rate-limiting. When the store may still have received the order it stays pending (Retry-After: when it is looked up again) until found or provably absent; otherwise it is recorded as failed",
       },
     ],
     handler: ({ db, caller, body, header }) =>

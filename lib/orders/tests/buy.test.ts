@@ -9,17 +9,20 @@ import { requestHash } from '../idempotency';
 import { startStoreSim, type StoreSim } from '../../store-sim/server';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { uniqueDomain } from '../../testing/unique';
-import { insertStore, storefrontProduct, type FixtureProduct } from './fixtures';
+import {
+  address,
+  fastOrderSettings,
+  insertStore,
+  newShopper,
+  pastSettleTime,
+  storefrontProduct,
+  type FixtureProduct,
+} from './fixtures';
 
 const OPERATOR = 'operator-token-for-tests-0123456789';
 const ACME_TOKEN = `shpat_${randomBytes(16).toString('hex')}`;
-process.env.STORE_TOKEN_KEY = randomBytes(32).toString('base64');
 process.env.OPERATOR_TOKEN = OPERATOR;
-// Short enough to keep the suite fast; the platform code reads them on every call.
-process.env.PLATFORM_TIMEOUT_MS = '400';
-process.env.PLATFORM_RETRY_LIMIT = '2';
-process.env.PLATFORM_MAX_RETRY_AFTER_MS = '1000';
-resetEnvCache();
+fastOrderSettings();
 
 const catalogue: FixtureProduct[] = [
   {
@@ -44,18 +47,6 @@ const otherCatalogue: FixtureProduct[] = [
   },
 ];
 
-const address = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  email: 'ada@example.com',
-  phone: '+1 415 555 2671',
-  address_1: '1 Market St',
-  city: 'San Francisco',
-  country_code: 'US',
-  province_code: 'CA',
-  postal_code: '94105',
-};
-
 let t: TestServer;
 let sim: StoreSim;
 let dev: { id: string; key: string };
@@ -72,17 +63,8 @@ function admin(method: string, path: string, body?: unknown) {
   return t.call(method, path, { body, headers: { authorization: `Bearer ${OPERATOR}` } });
 }
 
-async function newUser(key = dev.key, withAddress = true): Promise<string> {
-  const created = await t.call('POST', '/profiles/create', { key });
-  const id = created.body.profile.id as string;
-  if (withAddress) {
-    const res = await t.call('POST', '/shipping/create', {
-      key,
-      body: { profile_id: id, shipping_address: address },
-    });
-    expect(res.status).toBe(201);
-  }
-  return id;
+function newUser(key = dev.key, withAddress = true): Promise<string> {
+  return newShopper(t, key, withAddress);
 }
 
 function buy(body: unknown, opts: { key?: string; idempotencyKey?: string } = {}) {
@@ -384,15 +366,42 @@ describe('store platform failures', () => {
     return id;
   }
 
-  it('records a failed order on a 5xx and never repeats the POST', async () => {
+  /** A 502 for an order the store may have: it stays pending, parked, and is never sent again. */
+  async function undecidedOrder(res: {
+    status: number;
+    body: { code: string; error: string };
+    headers: Headers;
+  }) {
+    expect([res.status, res.body.code]).toEqual([502, 'STORE_PLATFORM_ERROR']);
+    expect(res.body.error).toMatch(/may still have received .* stays pending/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const id = /ord_[A-Za-z0-9]{20}/.exec(res.body.error)![0];
+    const row = await storedOrder(id);
+    expect(row).toMatchObject({ status: 'pending', leaseOwner: null, attempts: 1 });
+    expect(row.settleAfter!.getTime()).toBeGreaterThan(row.createdAt.getTime());
+    return id;
+  }
+
+  it('keeps an order pending after a 5xx, fails it once the store provably lacks it, never repeating the POST', async () => {
     sim.inject({ kind: 'status', status: 503, match: { method: 'POST' } });
     const res = await buy(shirt(), { idempotencyKey: 'five-hundred' });
-    await failedOrder(res);
+    const id = await undecidedOrder(res);
     expect(res.body.error).toMatch(/503/);
     expect(orderPosts()).toBe(1);
     expect(sim.orders(ACME)).toHaveLength(0);
+    // While the store could still create it, a retry hears to come back later...
+    const early = await buy(shirt(), { idempotencyKey: 'five-hundred' });
+    expect([early.status, early.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
+    expect(Number(early.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await storedOrder(id)).status).toBe('pending');
+    // ...and afterwards a lookup that misses it is final, and that answer is replayed.
+    await pastSettleTime(t.database.db, id);
+    const settled = await buy(shirt(), { idempotencyKey: 'five-hundred' });
+    expect([settled.status, settled.body.code]).toEqual([502, 'STORE_PLATFORM_ERROR']);
+    expect(settled.body.error).toMatch(/the store has no such order/);
+    expect(await storedOrder(id)).toMatchObject({ status: 'failed', leaseOwner: null });
     const replay = await buy(shirt(), { idempotencyKey: 'five-hundred' });
-    expect(replay.body).toEqual(res.body);
+    expect(replay.body).toEqual(settled.body);
     expect(orderPosts()).toBe(1);
   });
 
@@ -423,10 +432,10 @@ describe('store platform failures', () => {
     expect(sim.orders(ACME)).toHaveLength(0);
   });
 
-  it('records a dropped connection as failed without a second attempt', async () => {
+  it('keeps an order pending after a dropped connection, without a second attempt', async () => {
     sim.inject({ kind: 'drop', match: { method: 'POST' } });
     const res = await buy(shirt());
-    await failedOrder(res);
+    await undecidedOrder(res);
     expect(orderPosts()).toBe(1);
     expect(sim.orders(ACME)).toHaveLength(0);
   });
@@ -434,9 +443,10 @@ describe('store platform failures', () => {
   it('after a timeout, finds the order the store created late when the key is retried', async () => {
     sim.inject({ kind: 'latency', delayMs: 1200, match: { method: 'POST' } });
     const res = await buy(shirt(), { idempotencyKey: 'slow-1' });
-    const id = await failedOrder(res);
+    const id = await undecidedOrder(res);
     expect(res.body.error).toMatch(/no answer within 400 ms.*may still have received/);
     await until(() => sim.orders(ACME).length === 1);
+    await pastSettleTime(t.database.db, id);
     const retried = await buy(shirt(), { idempotencyKey: 'slow-1' });
     expect(retried.status, JSON.stringify(retried.body)).toBe(201);
     expect(retried.body.order_id).toBe(id);

@@ -1,6 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import { resetEnvCache } from '../../config/env';
 import type { Db } from '../../db/client';
 import { newId } from '../../db/ids';
-import { products, stores, variants } from '../../db/schema';
+import { eq } from 'drizzle-orm';
+import { orders, products, stores, variants } from '../../db/schema';
+import type { TestServer } from '../../testing/server';
 
 export interface FixtureVariant {
   id: number;
@@ -13,6 +18,20 @@ export interface FixtureProduct {
   id: number;
   title: string;
   variants: FixtureVariant[];
+}
+
+/**
+ * A fresh token key, and store-platform and order timings short enough to keep a suite fast
+ * (both are read on every call).
+ */
+export function fastOrderSettings(): void {
+  process.env.STORE_TOKEN_KEY = randomBytes(32).toString('base64');
+  process.env.PLATFORM_TIMEOUT_MS = '400';
+  process.env.PLATFORM_RETRY_LIMIT = '2';
+  process.env.PLATFORM_MAX_RETRY_AFTER_MS = '1000';
+  process.env.ORDER_LEASE_MS = '1000';
+  process.env.STORE_LATE_ORDER_MS = '300';
+  resetEnvCache();
 }
 
 /** The same product in Shopify's storefront shape, for the store simulator's catalogue. */
@@ -68,4 +87,37 @@ export async function insertStore(
     );
   }
   return id;
+}
+
+export const address = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+1 415 555 2671',
+  address_1: '1 Market St',
+  city: 'San Francisco',
+  country_code: 'US',
+  province_code: 'CA',
+  postal_code: '94105',
+};
+
+/** A profile of the key's developer, with `address` attached unless told otherwise. */
+export async function newShopper(t: TestServer, key: string, withAddress = true): Promise<string> {
+  const created = await t.call('POST', '/profiles/create', { key });
+  const id = created.body.profile.id as string;
+  if (withAddress) {
+    const res = await t.call('POST', '/shipping/create', {
+      key,
+      body: { profile_id: id, shipping_address: address },
+    });
+    expect(res.status).toBe(201);
+  }
+  return id;
+}
+
+/** Waits until a pending order's store lookup would be final (its settle_after has passed). */
+export async function pastSettleTime(db: Db, orderId: string): Promise<void> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+  const wait = row!.settleAfter!.getTime() - Date.now() + 50;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 0)));
 }

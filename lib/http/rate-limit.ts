@@ -1,0 +1,165 @@
+import type { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { z } from 'zod';
+import { authenticate, hashKey, keyFromHeader, type Caller, type Plan } from '../auth/keys';
+import { readSettings } from '../config/settings';
+import { getDatabase, type Db } from '../db/client';
+import { rateLimits } from '../db/schema';
+
+/**
+ * Per-key request limits by plan: a fixed window per API key, counted in the database
+ * (rate-limiter-flexible's Drizzle store: one atomic upsert per request) so that every replica
+ * on the database shares one count. Once a key is over its limit, this process answers its
+ * requests from memory until the window ends, so a flood costs no database round trip; when
+ * the database cannot count, each process counts alone in memory.
+ */
+
+const schema = z.object({
+  RATE_LIMIT_FREE: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_PRO: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_ENTERPRISE: z.coerce.number().int().min(1).default(6000),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+});
+
+export type RateLimitSettings = z.infer<typeof schema>;
+
+export function rateLimitSettings(): RateLimitSettings {
+  return readSettings(schema, 'rate limit');
+}
+
+export function planLimit(settings: RateLimitSettings, plan: Plan): number {
+  const byPlan = {
+    free: settings.RATE_LIMIT_FREE,
+    pro: settings.RATE_LIMIT_PRO,
+    enterprise: settings.RATE_LIMIT_ENTERPRISE,
+  };
+  return byPlan[plan];
+}
+
+/** How long a key's plan is remembered: a plan change reaches the limiter within this. */
+const CALLER_TTL_MS = 30_000;
+const CALLER_CACHE_SIZE = 10_000;
+
+/** Who a key belongs to, remembered briefly so a limited request reads nothing from the database. */
+class CallerCache {
+  private entries = new Map<string, { caller: Caller | undefined; until: number }>();
+
+  async get(db: Db, key: string): Promise<Caller | undefined> {
+    const id = hashKey(key);
+    const hit = this.entries.get(id);
+    if (hit && hit.until > Date.now()) return hit.caller;
+    const caller = await authenticate(db, key);
+    this.entries.delete(id);
+    if (this.entries.size >= CALLER_CACHE_SIZE) {
+      this.entries.delete(this.entries.keys().next().value!);
+    }
+    this.entries.set(id, { caller, until: Date.now() + CALLER_TTL_MS });
+    return caller;
+  }
+}
+
+function limiterFor(db: Db, points: number, duration: number): RateLimiterDrizzle {
+  return new RateLimiterDrizzle({
+    storeClient: db,
+    schema: rateLimits,
+    keyPrefix: 'api',
+    points,
+    duration,
+    inMemoryBlockOnConsumed: points,
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix: 'api', points, duration }),
+  });
+}
+
+function setLimitHeaders(c: Context, limit: number, res: RateLimiterRes): void {
+  c.header('RateLimit-Limit', String(limit));
+  c.header('RateLimit-Remaining', String(Math.max(res.remainingPoints ?? 0, 0)));
+  c.header('RateLimit-Reset', String(Math.max(Math.ceil(res.msBeforeNext / 1000), 0)));
+}
+
+/**
+ * The Hono middleware. Requests without a valid developer key pass through uncounted: the
+ * operation answers them 401, and operator routes have their own token.
+ */
+export function rateLimit(): MiddlewareHandler {
+  const settings = rateLimitSettings();
+  const callers = new CallerCache();
+  const limiters = new WeakMap<Db, Map<Plan, RateLimiterDrizzle>>();
+
+  function limiter(db: Db, plan: Plan): RateLimiterDrizzle {
+    let byPlan = limiters.get(db);
+    if (!byPlan) limiters.set(db, (byPlan = new Map()));
+    let found = byPlan.get(plan);
+    if (!found) {
+      found = limiterFor(db, planLimit(settings, plan), settings.RATE_LIMIT_WINDOW_SECONDS);
+      byPlan.set(plan, found);
+    }
+    return found;
+  }
+
+  return async (c, next) => {
+    const key = keyFromHeader(c.req.header('authorization'));
+    if (!key) return next();
+    const { db } = await getDatabase();
+    const caller = await callers.get(db, key);
+    if (!caller) return next();
+    const limit = planLimit(settings, caller.plan);
+    let counted: RateLimiterRes;
+    try {
+      counted = await limiter(db, caller.plan).consume(caller.keyPrefix);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const retryAfter = Math.max(Math.ceil(rejection.msBeforeNext / 1000), 1);
+      setLimitHeaders(c, limit, rejection);
+      c.header('Retry-After', String(retryAfter));
+      c.set('code' as never, 'RATE_LIMITED' as never);
+      c.set('developerId' as never, caller.developerId as never);
+      const error = `This API key made its ${limit} requests of the last ${settings.RATE_LIMIT_WINDOW_SECONDS} s allowed on the ${caller.plan} plan; retry in ${retryAfter} s`;
+      return c.json({ code: 'RATE_LIMITED', error, message: error }, 429);
+    }
+    await next();
+    setLimitHeaders(c, limit, counted);
+  };
+}
+
+type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+/**
+ * Adds the limits to an OpenAPI document: the numbers per plan in its description, and the 429
+ * answer with its headers to every operation that takes an API key.
+ */
+export function documentRateLimits(document: OpenApiDocument): OpenApiDocument {
+  const s = rateLimitSettings();
+  const header = (description: string) => ({ description, schema: { type: 'integer' } });
+  const headers = {
+    'RateLimit-Limit': header('Requests the key may make per window on its plan'),
+    'RateLimit-Remaining': header('Requests left in the current window'),
+    'RateLimit-Reset': header('Seconds until the current window ends'),
+  };
+  document.info.description =
+    `${document.info.description ?? ''}\n\n` +
+    `Rate limits per API key, per ${s.RATE_LIMIT_WINDOW_SECONDS} s window, shared by every server: ` +
+    `free ${s.RATE_LIMIT_FREE}, pro ${s.RATE_LIMIT_PRO}, enterprise ${s.RATE_LIMIT_ENTERPRISE} requests. ` +
+    'Every counted response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset ' +
+    '(IETF draft-ietf-httpapi-ratelimit-headers field names); a request over the limit answers ' +
+    '429 RATE_LIMITED with Retry-After (seconds).';
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of ['get', 'post', 'put', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (!operation?.security?.length) continue;
+      operation.responses = {
+        ...operation.responses,
+        429: {
+          description:
+            'The API key used up its plan’s requests for this window (code: RATE_LIMITED)',
+          headers: {
+            ...headers,
+            'Retry-After': header('Seconds until the key may send requests again'),
+          },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } },
+        },
+      };
+    }
+  }
+  return document;
+}
