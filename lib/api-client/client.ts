@@ -12,6 +12,8 @@ import type {
   BuyRequest,
   BuyResponse,
   GetOrderResponse,
+  GetProductQuery,
+  GetProductResponse,
   ListOrdersResponse,
   SearchProductsRequest,
   SearchProductsResponse,
@@ -63,6 +65,9 @@ export function createApiClient(opts: ClientOptions & { apiKey: string }) {
       ),
     searchProducts: (body: SearchProductsRequest) =>
       request<SearchProductsResponse>(t, 'POST', '/search/products', { body }),
+    /** One product as search shows it; `profile_id` pre-fills the checkout links. */
+    getProduct: (id: string, query: GetProductQuery = {}) =>
+      request<GetProductResponse>(t, 'GET', `/products/${enc(id)}`, { query }),
     /** The same idempotency key never creates two orders: reuse it when retrying. */
     buy: (body: BuyRequest, idempotencyKey?: string) =>
       request<BuyResponse>(t, 'POST', '/buy', {

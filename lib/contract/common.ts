@@ -6,6 +6,9 @@ export const idInput = z
   .transform((v) => String(v).trim())
   .pipe(z.string().min(1, 'must not be empty').max(128, 'is too long'));
 
+/** A store domain as a caller writes it; stores are looked up by its normalized form. */
+export const storeDomainInput = z.string().trim().min(1, 'must not be empty').max(255);
+
 export const isoTimestamp = z
   .string()
   .meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-22T10:00:00.000Z' });

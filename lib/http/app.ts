@@ -8,6 +8,7 @@ import { openApiDocument, type Api } from './openapi';
 import { adminStoreCredentialRoutes } from './routes/admin-store-credentials';
 import { adminStoreRoutes } from './routes/admin-stores';
 import { orderRoutes } from './routes/orders';
+import { productRoutes } from './routes/products';
 import { profileRoutes } from './routes/profiles';
 import { searchRoutes } from './routes/search';
 import { shippingRoutes } from './routes/shipping';
@@ -22,6 +23,7 @@ const routeGroups: Array<(api: Api) => void> = [
   adminStoreCredentialRoutes,
   orderRoutes,
   searchRoutes,
+  productRoutes,
 ];
 
 /**
