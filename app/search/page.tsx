@@ -17,7 +17,7 @@ export default async function SearchPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const api = apiClientFromEnv();
-  const [shopper, stores] = await Promise.all([currentShopper(api), storeChoices()]);
+  const [shopper, stores] = await Promise.all([currentShopper(api), storeChoices(api)]);
   // Without a chosen store the API searches every store open to the dashboard's developer.
   const params = parseSearchParams(await searchParams);
   const outcome = params.q
@@ -43,7 +43,7 @@ export default async function SearchPage({
           <p>
             {stores.length > 0 || params.store
               ? 'Type what you are looking for and press Search.'
-              : 'No store is registered yet, so there is nothing to search. Store staff can register one on the Staff pages.'}
+              : 'No store is open to this dashboard yet, so there is nothing to search. Store staff can register one on the Staff pages.'}
           </p>
         )}
         {outcome && !outcome.ok && (

@@ -12,6 +12,7 @@ import { productRoutes } from './routes/products';
 import { profileRoutes } from './routes/profiles';
 import { searchRoutes } from './routes/search';
 import { shippingRoutes } from './routes/shipping';
+import { storeRoutes } from './routes/stores';
 import { styleRoutes } from './routes/styles';
 
 /** Route groups beyond the foundation register themselves here. */
@@ -24,6 +25,7 @@ const routeGroups: Array<(api: Api) => void> = [
   orderRoutes,
   searchRoutes,
   productRoutes,
+  storeRoutes,
 ];
 
 /**
