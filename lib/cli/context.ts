@@ -1,4 +1,6 @@
+import { dataDir, env } from '../config/env';
 import { openDatabase, type Database } from '../db/client';
+import { keepTokenKeyIn } from '../stores/token-key';
 
 /**
  * The CLI uses the database the server uses. With the embedded default, a running server holds
@@ -6,6 +8,8 @@ import { openDatabase, type Database } from '../db/client';
  * opening the files a second time.
  */
 export async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
+  // The embedded database's store token key lives beside it, shared with the server.
+  if (!env().DATABASE_URL) keepTokenKeyIn(dataDir());
   const database = await openDatabase({ joinRunningServer: true });
   try {
     return await fn(database);

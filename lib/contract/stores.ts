@@ -7,11 +7,9 @@ export const visibleStore = z
     name: z.string(),
     domain: z.string().meta({ description: 'Lower-case host name; checkout links use it' }),
     product_count: z.number().int(),
-    verified: z
-      .boolean()
-      .meta({
-        description: 'Whether the store takes orders through POST /buy (else STORE_NOT_VERIFIED)',
-      }),
+    verified: z.boolean().meta({
+      description: 'Whether the store takes orders through POST /buy (else STORE_NOT_VERIFIED)',
+    }),
   })
   .meta({ id: 'Store' });
 

@@ -6,6 +6,7 @@ import { ApiError } from '../errors';
 import { logger } from '../log/logger';
 import { startStoreSim, type StoreSim } from '../store-sim/server';
 import { DEFAULT_ACCESS_TOKEN } from '../store-sim/shop';
+import { hasTokenKey } from '../stores/token-key';
 import { attachToken } from '../stores/verification';
 import { findStoreByDomain } from '../stores/access';
 import { addStore, listStores } from '../stores/registry';
@@ -68,8 +69,9 @@ export async function seedDemoData(db: Db): Promise<StoreSim | undefined> {
       return sim;
     }
     const outcome = await done;
-    // With a token key configured the demo store is verified too, so /buy works on demo data.
-    if (process.env.STORE_TOKEN_KEY) {
+    // With a store token key (the default embedded database always has one) the demo store
+    // gets the simulator's token and is verified, so /buy works on demo data.
+    if (hasTokenKey()) {
       const verification = await attachToken(db, store.id, DEFAULT_ACCESS_TOKEN);
       logger().info(
         { store: store.id, verification: verification.state },

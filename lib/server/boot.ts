@@ -4,8 +4,9 @@ import { env } from '../config/env';
 import { getDatabase } from '../db/client';
 import { developers } from '../db/schema';
 import { seedDemoData } from '../demo/seed';
-import { ensureDashboardKey } from './dashboard-key';
 import { logger } from '../log/logger';
+import { ensureDashboardKey } from './dashboard-key';
+import { prepareStoreTokenKey } from './token-key-notice';
 
 /** Start-up steps run once per server process, before the first request. */
 const bootSteps: Array<() => Promise<void>> = [];
@@ -25,6 +26,8 @@ addBootStep(async () => {
 export async function boot(): Promise<void> {
   const database = await getDatabase({ shareOverSocket: true });
   logger().info({ database: database.location, kind: database.kind }, 'database ready');
+  const keyNotice = prepareStoreTokenKey();
+  if (keyNotice.length > 0) process.stdout.write(['', ...keyNotice, ''].join('\n'));
   for (const step of bootSteps) await step();
   const [row] = await database.db.select({ n: count() }).from(developers);
   // After the count: the dashboard's built-in developer must not hide the demo developer.
