@@ -55,6 +55,11 @@ export const apiKeys = pgTable(
       .references(() => developers.id, { onDelete: 'cascade' }),
     prefix: text('prefix').notNull(),
     hash: text('hash').notNull(),
+    /**
+     * 'dashboard' for the keys the server makes for its own dashboard at each start (revoked by
+     * the next start); null for keys handed to people.
+     */
+    purpose: text('purpose', { enum: ['dashboard'] }),
     createdAt: timestamps.createdAt,
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),

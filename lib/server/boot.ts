@@ -21,7 +21,8 @@ addBootStep(async () => {
 
 /**
  * Opens and migrates the database, runs registered steps (demo data), and on a database with
- * no developers creates a demo developer and prints its key and a first request to try.
+ * no developers creates a demo developer and prints its key and a first request to try. The
+ * dashboard then acts as that developer, so what the printed key makes shows in the dashboard.
  */
 export async function boot(): Promise<void> {
   const database = await getDatabase({ shareOverSocket: true });
@@ -30,12 +31,18 @@ export async function boot(): Promise<void> {
   if (keyNotice.length > 0) process.stdout.write(['', ...keyNotice, ''].join('\n'));
   for (const step of bootSteps) await step();
   const [row] = await database.db.select({ n: count() }).from(developers);
-  // After the count: the dashboard's built-in developer must not hide the demo developer.
-  await ensureDashboardKey(database.db);
-  if ((row?.n ?? 0) > 0) return;
+  if ((row?.n ?? 0) > 0) {
+    await ensureDashboardKey(database.db);
+    return;
+  }
   const dev = await createDeveloper(database.db, 'Demo developer', 'pro');
   const { key } = await createKey(database.db, dev.id);
+  const dashboardDeveloper = await ensureDashboardKey(database.db, dev.id);
   const origin = `http://${env().HOST}:${env().PORT}`;
+  const dashboard =
+    dashboardDeveloper === dev.id
+      ? `The dashboard at ${origin} acts as this developer: profiles made with this key can be used there.`
+      : `The dashboard at ${origin} uses DASHBOARD_API_KEY, another key.`;
   process.stdout.write(
     [
       '',
@@ -43,6 +50,7 @@ export async function boot(): Promise<void> {
       `  ${key}`,
       'Try:',
       `  curl -s ${origin}/api/profiles/create -X POST -H 'authorization: ${key}'`,
+      dashboard,
       `More keys: npm run cli -- developer create --name "My app" --plan free`,
       '',
     ].join('\n'),
