@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { startSync } from '../catalog/sync';
 import { resetEnvCache } from '../config/env';
+import { queryRows } from '../db/client';
 import type { StoreSim } from '../store-sim/server';
 import { portlandAddress } from '../testing/fixtures/address';
 import { startTestServer, type TestServer } from '../testing/server';
@@ -23,18 +26,22 @@ let sim: StoreSim | undefined;
 let dev: { id: string; key: string };
 let demoStoreId: string;
 
-const { products } = JSON.parse(fs.readFileSync(demoCataloguePath(), 'utf8')) as {
-  products: Array<{
-    id: number;
-    title: string;
-    variants: Array<{ id: number; available: boolean }>;
-  }>;
+interface DemoProduct {
+  id: number;
+  title: string;
+  images: Array<{ src: string }>;
+  variants: Array<{ id: number; available: boolean }>;
+}
+const catalogue = JSON.parse(fs.readFileSync(demoCataloguePath(), 'utf8')) as {
+  products: DemoProduct[];
 };
+/** A shirt, boots, a backpack and a tent: pictures far apart, so an image finds its own product. */
+const products = [0, 42, 52, 103].map((i) => catalogue.products[i]!);
 
 beforeAll(async () => {
   delete process.env.STORE_TOKEN_KEY;
   resetEnvCache();
-  fs.writeFileSync(catalogueFile, JSON.stringify({ products: products.slice(0, 4) }));
+  fs.writeFileSync(catalogueFile, JSON.stringify({ products }));
   process.env.DEMO_CATALOGUE = catalogueFile;
   // A database of its own in both runs: the demo is seeded only where no store exists yet.
   t = await startTestServer({ url: 'memory://' });
@@ -80,4 +87,62 @@ describe('the demo shop with no settings', () => {
     expect(JSON.stringify(order)).toContain(`"variant_id":${variantId}`);
     expect(fs.statSync(path.join(dir, 'store-token.key')).mode & 0o777).toBe(0o600);
   });
+
+  it('embedded the demo images at the first start, so an image of a product finds it first', async () => {
+    expect(await imageVectorCount()).toBe(products.length);
+    for (const product of [products[1]!, products[3]!]) {
+      const res = await t.call('POST', '/search/products', {
+        key: dev.key,
+        body: {
+          query: { text: 'something like this', image_url: await demoImageUrl(product) },
+          store_id: demoStoreId,
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.product_ids[0]).toBe(String(product.id));
+    }
+  });
+
+  it('tries an image that failed again at the next sync, and only that one', async () => {
+    const [failing, failedBefore] = [products[0]!, products[2]!];
+    // As if their fetches had failed at the first start: no image vector.
+    await t.database.db.execute(
+      sql`DELETE FROM product_embeddings pe USING products p
+          WHERE pe.product_id = p.id AND pe.store_id = p.store_id AND pe.kind = 'image'
+            AND p.external_id IN (${String(failing.id)}, ${String(failedBefore.id)})`,
+    );
+    const imagePath = new URL(await demoImageUrl(failing)).pathname;
+    sim!.inject({ kind: 'status', status: 503, match: { pathPrefix: imagePath }, times: 1 });
+    const imageRequests = () =>
+      sim!.requests(DEMO_DOMAIN).filter((r) => r.path.startsWith('/cdn/')).length;
+
+    const before = imageRequests();
+    await (
+      await startSync(t.database.db, demoStoreId)
+    ).done;
+    expect(imageRequests() - before).toBe(2);
+    expect(await imageVectorCount()).toBe(products.length - 1);
+
+    await (
+      await startSync(t.database.db, demoStoreId)
+    ).done;
+    expect(imageRequests() - before).toBe(3);
+    expect(await imageVectorCount()).toBe(products.length);
+  });
 });
+
+async function imageVectorCount(): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    t.database.db,
+    sql`SELECT count(*)::int AS n FROM product_embeddings WHERE store_id = ${demoStoreId} AND kind = 'image'`,
+  );
+  return row!.n;
+}
+
+/** The product's first image as the store serves it (from the synced product). */
+async function demoImageUrl(product: DemoProduct): Promise<string> {
+  const res = await t.call('GET', `/products/${product.id}?store_id=${demoStoreId}`, {
+    key: dev.key,
+  });
+  return res.body.product.images[0];
+}
