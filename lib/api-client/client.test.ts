@@ -92,6 +92,7 @@ describe('API client', () => {
       domain: store.domain,
       product_count: 1,
       verified: true,
+      currency: null,
     });
     const { id } = await api.createProfile();
     await api.createShipping(id, address);

@@ -95,6 +95,11 @@ export const searchProduct = z
     store_id: z.string(),
     store_name: z.string(),
     store_domain: z.string(),
+    currency: z.string().nullable().meta({
+      description:
+        "Extension: ISO 4217 code of the prices, the store's currency as its platform states it; null until the store is verified",
+      example: 'USD',
+    }),
   })
   .meta({ id: 'SearchProduct' });
 

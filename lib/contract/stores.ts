@@ -7,6 +7,9 @@ export const visibleStore = z
     name: z.string(),
     domain: z.string().meta({ description: 'Lower-case host name; checkout links use it' }),
     product_count: z.number().int(),
+    currency: z.string().nullable().meta({
+      description: "ISO 4217 code of the store's prices, from its platform; null until verified",
+    }),
     verified: z.boolean().meta({
       description: 'Whether the store takes orders through POST /buy (else STORE_NOT_VERIFIED)',
     }),

@@ -141,6 +141,8 @@ export const stores = pgTable(
     verified: boolean('verified').notNull().default(false),
     verificationReason: text('verification_reason'),
     verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    /** ISO 4217 code of the store's prices, as its platform states it (Shopify shop.json). */
+    currency: text('currency'),
     syncState: text('sync_state', { enum: ['never', 'running', 'succeeded', 'failed'] })
       .notNull()
       .default('never'),

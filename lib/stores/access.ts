@@ -54,7 +54,13 @@ export async function closedStoreIds(db: Db, developerId: string): Promise<strin
 export async function listVisibleStores(db: Db, developerId: string): Promise<VisibleStore[]> {
   const closed = await closedStoreIds(db, developerId);
   const rows = await db
-    .select({ id: stores.id, name: stores.name, domain: stores.domain, verified: stores.verified })
+    .select({
+      id: stores.id,
+      name: stores.name,
+      domain: stores.domain,
+      verified: stores.verified,
+      currency: stores.currency,
+    })
     .from(stores)
     .where(closed.length > 0 ? notInArray(stores.id, closed) : undefined)
     .orderBy(asc(stores.name), asc(stores.id));

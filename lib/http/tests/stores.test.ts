@@ -68,6 +68,7 @@ describe('GET /stores', () => {
       domain: big.domain,
       product_count: 3,
       verified: true,
+      currency: null,
     });
     expect(mine.find((s) => s.id === small.id)).toMatchObject({
       product_count: 1,
@@ -83,6 +84,7 @@ describe('GET /stores', () => {
     expect(ids).toEqual(expect.arrayContaining([big.id, small.id]));
     expect(ids).not.toContain(closed.id);
     expect(Object.keys(res.body.stores[0]).sort()).toEqual([
+      'currency',
       'domain',
       'id',
       'name',
