@@ -1,15 +1,25 @@
-export function formatPrice(value: string | number): string {
+/** "$12.00" with the store's currency (ISO 4217), "12.00" when it is not known. */
+export function formatPrice(value: string | number, currency?: string | null): string {
   const n = typeof value === 'number' ? value : Number(value);
-  return Number.isFinite(n) ? n.toFixed(2) : String(value);
+  if (!Number.isFinite(n)) return String(value);
+  if (!currency) return n.toFixed(2);
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(n);
+  } catch {
+    // A code Intl does not know still says which money it is.
+    return `${n.toFixed(2)} ${currency}`;
+  }
 }
 
-/** "12.00" or "12.00 – 30.00" over the variants' prices. */
-export function priceRange(prices: Array<string | number>): string {
+/** "$12.00" or "$12.00 – $30.00" over the variants' prices. */
+export function priceRange(prices: Array<string | number>, currency?: string | null): string {
   const values = prices.map(Number).filter(Number.isFinite);
   if (values.length === 0) return 'No price';
   const low = Math.min(...values);
   const high = Math.max(...values);
-  return low === high ? formatPrice(low) : `${formatPrice(low)} – ${formatPrice(high)}`;
+  return low === high
+    ? formatPrice(low, currency)
+    : `${formatPrice(low, currency)} – ${formatPrice(high, currency)}`;
 }
 
 export function formatTime(iso: string | null | undefined): string {

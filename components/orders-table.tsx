@@ -1,11 +1,17 @@
 import type { OrderRecord } from '@/lib/api-client';
 import { formatTime } from './format';
+import { variantName } from './variant-words';
+
+function lineWords(line: OrderRecord['lines'][number]): string {
+  const name = variantName(line.variant_title);
+  return `${line.quantity} × ${line.title}${name ? ` (${name})` : ''}`;
+}
 
 export function OrdersTable({ orders, caption }: { orders: OrderRecord[]; caption: string }) {
   if (orders.length === 0) return <p>No orders yet.</p>;
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+      <table className="stack-table w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr className="border-b">
@@ -29,16 +35,22 @@ export function OrdersTable({ orders, caption }: { orders: OrderRecord[]; captio
         <tbody>
           {orders.map((o) => (
             <tr key={o.id} className="border-b align-top" data-testid="order-row">
-              <td className="py-2 pr-3 font-mono">{o.id}</td>
-              <td className="py-2 pr-3">
+              <td className="py-2 pr-3 font-mono break-all" data-label="Order">
+                {o.id}
+              </td>
+              <td className="py-2 pr-3" data-label="Status">
                 {o.status}
                 {o.error_code ? ` (${o.error_code})` : ''}
               </td>
-              <td className="py-2 pr-3">
-                {o.lines.map((l) => `${l.quantity} × ${l.title} (${l.variant_title})`).join(', ')}
+              <td className="py-2 pr-3" data-label="Items">
+                {o.lines.map(lineWords).join(', ')}
               </td>
-              <td className="py-2 pr-3 font-mono">{o.platform_order_id ?? '—'}</td>
-              <td className="py-2">{formatTime(o.created_at)}</td>
+              <td className="py-2 pr-3 font-mono" data-label="Store order">
+                {o.platform_order_id ?? '—'}
+              </td>
+              <td className="py-2" data-label="Placed">
+                {formatTime(o.created_at)}
+              </td>
             </tr>
           ))}
         </tbody>

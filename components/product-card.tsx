@@ -22,7 +22,12 @@ export function ProductCard({ product, href }: { product: SearchProduct; href: s
         </Link>
       </h2>
       <p className="text-sm text-slate-600">{product.store_name}</p>
-      <p>{priceRange(product.variants.map((v) => v.price))}</p>
+      <p>
+        {priceRange(
+          product.variants.map((v) => v.price),
+          product.currency,
+        )}
+      </p>
       <p className={available ? 'text-sm text-green-800' : 'text-sm text-red-800'}>
         {available ? 'Available' : 'Sold out'}
       </p>

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { OPERATOR_TOKEN, SIM_ORIGIN, STAFF_SHOP } from './settings';
-import { snap, watchForKeys } from './support';
+import { expectCellsWithinWidth, snap, watchForKeys } from './support';
 
 test('staff pages refuse a visitor who has not signed in', async ({ page }) => {
   const keys = watchForKeys(page);
@@ -43,6 +43,10 @@ test('staff sign in, register a store, sync it with visible progress and verify 
   const row = page.getByTestId('store-row').filter({ hasText: STAFF_SHOP.domain });
   await expect(row).toContainText('never');
   await snap(page, 'staff-stores');
+  // On a phone each store is a card of labelled lines: no column is cut off.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectCellsWithinWidth(row, 390);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await row.getByRole('link', { name: STAFF_SHOP.name }).click();
   await expect(page.getByRole('heading', { name: STAFF_SHOP.name, level: 1 })).toBeVisible();

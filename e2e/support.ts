@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { APP_ORIGIN, OPERATOR_TOKEN } from './settings';
 
 const SCREENSHOTS = path.resolve('artifacts/screenshots');
@@ -109,4 +109,21 @@ export async function ensureSyncedStore(
     expect(verified.body.store?.verified, JSON.stringify(verified.body)).toBe(true);
   }
   return { id: store.id };
+}
+
+/** Every cell of the row is shown whole within the page's width: no column is cut off. */
+export async function expectCellsWithinWidth(row: Locator, width: number): Promise<void> {
+  const cells = row.locator('td');
+  expect(await cells.count()).toBeGreaterThan(1);
+  for (const cell of await cells.all()) {
+    await expect(cell).toBeVisible();
+    const box = (await cell.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+  }
+  const page = row.page();
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth),
+    'the page does not scroll sideways',
+  ).toBe(false);
 }

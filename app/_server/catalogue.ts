@@ -1,4 +1,4 @@
-import { apiClientFromEnv, operatorClientFromEnv, type ApiClient } from '@/lib/api-client';
+import { apiClientFromEnv, type ApiClient } from '@/lib/api-client';
 import { toResult } from './action-result';
 import { currentProfileId } from './profile-cookie';
 
@@ -11,10 +11,10 @@ export async function currentShopper(api: ApiClient = apiClientFromEnv()) {
   return { profileId, hasStyle: loaded.data.profile.styles.length > 0 };
 }
 
-/** Store names for the store filter; store names and domains are public, keys are not. */
-export async function storeChoices(): Promise<Array<{ domain: string; name: string }>> {
-  const operator = operatorClientFromEnv();
-  if (!operator) return [];
-  const listed = await toResult(() => operator.listStores());
+/** The stores open to the dashboard's key, for the store filter. */
+export async function storeChoices(
+  api: ApiClient = apiClientFromEnv(),
+): Promise<Array<{ domain: string; name: string }>> {
+  const listed = await toResult(() => api.listStores());
   return listed.ok ? listed.data.stores.map((s) => ({ domain: s.domain, name: s.name })) : [];
 }

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { describeFailure } from '@/components/code-words';
 import { Notice } from '@/components/notice';
 import { ProductCard } from '@/components/product-card';
-import { apiClientFromEnv } from '@/lib/api-client';
+import { apiClientFromEnv, type SearchProduct } from '@/lib/api-client';
 import { toResult } from '../_server/action-result';
 import { currentShopper, storeChoices } from '../_server/catalogue';
 import { parseSearchParams, toQueryString, toSearchRequest } from './params';
@@ -11,13 +11,19 @@ import { SearchForm } from './search-form';
 export const metadata: Metadata = { title: 'Search · Commerce search' };
 export const dynamic = 'force-dynamic';
 
+/** The product's own address, with its store and the way back to this search. */
+function productHref(product: SearchProduct, search: string): string {
+  const qs = new URLSearchParams({ store: product.store_domain, from: search });
+  return `/products/${encodeURIComponent(product.id)}?${qs}`;
+}
+
 export default async function SearchPage({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const api = apiClientFromEnv();
-  const [shopper, stores] = await Promise.all([currentShopper(api), storeChoices()]);
+  const [shopper, stores] = await Promise.all([currentShopper(api), storeChoices(api)]);
   // Without a chosen store the API searches every store open to the dashboard's developer.
   const params = parseSearchParams(await searchParams);
   const outcome = params.q
@@ -29,7 +35,7 @@ export default async function SearchPage({
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Search products</h1>
       <SearchForm key={query} initial={params} hasStyle={shopper.hasStyle} stores={stores} />
-      {!shopper.profileId && (
+      {!shopper.profileId && !outcome && (
         <p className="text-sm text-slate-600">
           Tip: choose a profile on the Profile page to personalize results by style and get checkout
           links with your address filled in.
@@ -43,7 +49,7 @@ export default async function SearchPage({
           <p>
             {stores.length > 0 || params.store
               ? 'Type what you are looking for and press Search.'
-              : 'No store is registered yet, so there is nothing to search. Store staff can register one on the Staff pages.'}
+              : 'No store is open to this dashboard yet, so there is nothing to search. Store staff can register one on the Staff pages.'}
           </p>
         )}
         {outcome && !outcome.ok && (
@@ -68,7 +74,7 @@ export default async function SearchPage({
                 <ProductCard
                   key={product.id}
                   product={product}
-                  href={`/products/${encodeURIComponent(product.id)}?${query}`}
+                  href={productHref(product, query)}
                 />
               ))}
             </ul>

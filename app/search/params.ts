@@ -18,7 +18,6 @@ export interface SearchParams {
 export const DEFAULT_RESULT_COUNT = 12;
 /** Contract defaults, shown on the sliders until the shopper moves one. */
 export const DEFAULTS = {
-  queryWeight: 1,
   queryWeightWithStyle: 0.7,
   styleWeight: 0.3,
   threshold: DEFAULT_SIMILARITY_THRESHOLD,

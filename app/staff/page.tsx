@@ -40,7 +40,7 @@ export default async function StaffHome() {
         {listed?.ok && listed.data.stores.length === 0 && <p>No stores are registered yet.</p>}
         {listed?.ok && listed.data.stores.length > 0 && (
           <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
+            <table className="stack-table w-full text-left text-sm">
               <thead>
                 <tr className="border-b">
                   <th scope="col" className="py-2 pr-3">
@@ -63,7 +63,7 @@ export default async function StaffHome() {
               <tbody>
                 {listed.data.stores.map((s) => (
                   <tr key={s.id} className="border-b" data-testid="store-row">
-                    <td className="py-2 pr-3">
+                    <td className="py-2 pr-3" data-label="Store">
                       <Link
                         href={`/staff/stores/${encodeURIComponent(s.id)}`}
                         className="underline"
@@ -72,13 +72,19 @@ export default async function StaffHome() {
                       </Link>
                       <div className="text-slate-600">{s.domain}</div>
                     </td>
-                    <td className="py-2 pr-3">{s.product_count}</td>
-                    <td className="py-2 pr-3">
+                    <td className="py-2 pr-3" data-label="Products">
+                      {s.product_count}
+                    </td>
+                    <td className="py-2 pr-3" data-label="Sync">
                       {s.sync.state}
                       <div className="text-slate-600">{formatTime(s.sync.finished_at)}</div>
                     </td>
-                    <td className="py-2 pr-3">{s.verified ? 'yes' : 'no'}</td>
-                    <td className="py-2">{s.access_policy}</td>
+                    <td className="py-2 pr-3" data-label="Verified">
+                      {s.verified ? 'yes' : 'no'}
+                    </td>
+                    <td className="py-2" data-label="Access">
+                      {s.access_policy}
+                    </td>
                   </tr>
                 ))}
               </tbody>

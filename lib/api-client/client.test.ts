@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../config/env';
+import { createFixtureStore } from '../search/testing/catalogue';
 import { startTestServer, type TestServer } from '../testing/server';
 import { portlandAddress as address } from '../testing/fixtures/address';
 import { uniqueDomain } from '../testing/unique';
@@ -77,6 +78,31 @@ describe('API client', () => {
     const nowhere = createApiClient({ baseUrl: 'http://127.0.0.1:9/api', apiKey: 'x' });
     const unreachable = await failure(nowhere.createProfile());
     expect([unreachable.status, unreachable.code]).toEqual([0, 'API_UNREACHABLE']);
+  });
+
+  it('lists the stores open to the key and reads a product with links for a profile', async () => {
+    const productId = 9_000_000_000 + Math.floor(Math.random() * 1e9);
+    const store = await createFixtureStore(t.database.db, [
+      { id: productId, title: 'Client lamp', variants: [{ id: productId * 10, price: '5.00' }] },
+    ]);
+    const { stores } = await api.listStores();
+    expect(stores).toContainEqual({
+      id: store.id,
+      name: store.name,
+      domain: store.domain,
+      product_count: 1,
+      verified: true,
+      currency: null,
+    });
+    const { id } = await api.createProfile();
+    await api.createShipping(id, address);
+    const { product } = await api.getProduct(String(productId), {
+      store_id: store.id,
+      profile_id: id,
+    });
+    expect(product.variants[0]?.checkout_url_with_shipping).toContain('checkout%5Bemail%5D');
+    const unknown = await failure(api.getProduct('1', { store_id: store.id }));
+    expect([unknown.status, unknown.code]).toEqual([404, 'PRODUCT_NOT_FOUND']);
   });
 
   it('calls the operator API with the operator token', async () => {

@@ -23,6 +23,7 @@ import type {
   StoreResponse,
   StoreVerificationResponse,
   SyncErrorsResponse,
+  VisibleStoreListResponse,
 } from './types';
 
 export interface ClientOptions {
@@ -65,6 +66,8 @@ export function createApiClient(opts: ClientOptions & { apiKey: string }) {
       ),
     searchProducts: (body: SearchProductsRequest) =>
       request<SearchProductsResponse>(t, 'POST', '/search/products', { body }),
+    /** The stores open to this key: the ones searched when no store is named. */
+    listStores: () => request<VisibleStoreListResponse>(t, 'GET', '/stores'),
     /** One product as search shows it; `profile_id` pre-fills the checkout links. */
     getProduct: (id: string, query: GetProductQuery = {}) =>
       request<GetProductResponse>(t, 'GET', `/products/${enc(id)}`, { query }),

@@ -15,6 +15,7 @@ import type {
 } from '../contract/orders';
 import type { getProductQuery, getProductResponse } from '../contract/products';
 import type { searchProductsRequest, searchProductsResponse } from '../contract/search';
+import type { listVisibleStoresResponse } from '../contract/stores';
 
 export type { ProfileRecord } from '../contract/profiles';
 export type { ShippingAddressInput, ShippingRecord } from '../contract/shipping';
@@ -37,6 +38,8 @@ export type ListOrdersResponse = z.output<typeof listOrdersResponse>;
 export type StoreOrdersResponse = z.output<typeof storeOrdersResponse>;
 export type StoreVerificationResponse = z.output<typeof storeVerificationResponse>;
 export type StoreListResponse = z.output<typeof storeListResponse>;
+export type VisibleStoreListResponse = z.output<typeof listVisibleStoresResponse>;
+export type { VisibleStore } from '../contract/stores';
 export type SyncErrorsResponse = z.output<typeof syncErrorsResponse>;
 export type StoreSummary = z.output<typeof storeSummary>;
 export type SyncState = StoreSummary['sync']['state'];

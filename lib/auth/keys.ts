@@ -47,10 +47,13 @@ export async function setPlan(db: Db, developerId: string, plan: Plan): Promise<
 export async function createKey(
   db: Db,
   developerId: string,
+  purpose: 'dashboard' | null = null,
 ): Promise<{ key: string; prefix: string }> {
   const prefix = `csk_${randomToken(8)}`;
   const key = `${prefix}_${randomToken(32)}`;
-  await db.insert(apiKeys).values({ id: newId('key'), developerId, prefix, hash: hashKey(key) });
+  await db
+    .insert(apiKeys)
+    .values({ id: newId('key'), developerId, prefix, hash: hashKey(key), purpose });
   return { key, prefix };
 }
 

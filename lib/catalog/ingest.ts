@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { products } from '../db/schema';
 import { maintainSearchTables } from '../db/statistics';
+import { retryMissingImages } from '../images/indexer';
 import { logger } from '../log/logger';
 import { indexProducts } from '../search/indexer';
 import { unindexLexical } from '../search/lexical-index';
@@ -22,6 +23,8 @@ export type ProgressListener = (progress: Readonly<SyncProgress>) => void;
 export interface IngestOptions {
   /** A full listing of the store (sync): products it no longer lists are deleted at the end. */
   removeVanished: boolean;
+  /** Also embed the images of unchanged products that have none yet (sync: an earlier fetch failed). */
+  retryMissingImages?: boolean;
   onProgress?: ProgressListener;
 }
 
@@ -73,6 +76,7 @@ export async function ingestPages(
 ): Promise<SyncProgress> {
   const progress = emptyProgress();
   const seen = new Set<string>();
+  const written = new Set<number>();
   let lastSave = 0;
   // Saves are chained so a late throttled save can never overwrite a newer one.
   let saving = Promise.resolve();
@@ -108,25 +112,27 @@ export async function ingestPages(
     progress.failed += errors.length;
     await recordSyncErrors(db, storeId, errors);
 
-    const written = await upsertProducts(db, storeId, batch);
-    progress.added += written.added;
-    progress.changed += written.changed;
-    progress.unchanged += written.unchanged;
+    const upserted = await upsertProducts(db, storeId, batch);
+    progress.added += upserted.added;
+    progress.changed += upserted.changed;
+    progress.unchanged += upserted.unchanged;
     await report(true);
 
-    if (written.writtenIds.length > 0) {
+    for (const id of upserted.writtenIds) written.add(id);
+    if (upserted.writtenIds.length > 0) {
       const before = progress.embedded;
-      await indexProducts(db, written.writtenIds, {
+      await indexProducts(db, upserted.writtenIds, {
         onProgress: (done) => {
           progress.embedded = before + done;
           void report(false);
         },
       });
-      progress.embedded = before + written.writtenIds.length;
+      progress.embedded = before + upserted.writtenIds.length;
       await report(true);
     }
   }
 
+  if (opts.retryMissingImages) await retryMissingImages(db, storeId, written);
   if (opts.removeVanished) {
     progress.removed = await removeVanished(db, storeId, seen);
     await report(true);

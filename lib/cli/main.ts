@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerDatabaseCommands } from './commands/database';
 import { registerDeveloperCommands } from './commands/developers';
+import { registerImageCommands } from './commands/images';
 import { registerStoreCommands } from './commands/stores';
 import { registerStoreCredentialCommands } from './commands/store-credentials';
 
@@ -14,6 +15,7 @@ registerDatabaseCommands(program);
 registerDeveloperCommands(program);
 registerStoreCommands(program);
 registerStoreCredentialCommands(program);
+registerImageCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -7,11 +7,11 @@ export const DEFAULT_RESULT_COUNT = 2;
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.25;
 export const QUERY_TEXT_MAX = 500;
 
-const unit = (name: string) =>
-  z
-    .number({ error: `${name} must be a number` })
-    .min(0, `${name} must be between 0 and 1`)
-    .max(1, `${name} must be between 0 and 1`);
+/** Messages leave the field out: issues are shown as `<path> <message>`. */
+const unit = z
+  .number({ error: 'must be a number' })
+  .min(0, 'must be between 0 and 1')
+  .max(1, 'must be between 0 and 1');
 
 /** Prices arrive as numbers or decimal strings ("19.99"); both mean the same amount. */
 const priceInput = z
@@ -49,9 +49,9 @@ export const searchProductsRequest = z
     store_domain: storeDomainInput
       .optional()
       .meta({ description: 'Domain of the store to search in' }),
-    query_weight: unit('query_weight').optional(),
-    style_weight: unit('style_weight').optional(),
-    similarity_threshold: unit('similarity_threshold').default(DEFAULT_SIMILARITY_THRESHOLD),
+    query_weight: unit.optional(),
+    style_weight: unit.optional(),
+    similarity_threshold: unit.default(DEFAULT_SIMILARITY_THRESHOLD),
     max_result_count: resultCount.optional().meta({
       description: `Maximum number of results: 1 to ${MAX_RESULT_CAP}, default ${DEFAULT_RESULT_COUNT}`,
     }),
@@ -95,6 +95,11 @@ export const searchProduct = z
     store_id: z.string(),
     store_name: z.string(),
     store_domain: z.string(),
+    currency: z.string().nullable().meta({
+      description:
+        "Extension: ISO 4217 code of the prices, the store's currency as its platform states it; null until the store is verified",
+      example: 'USD',
+    }),
   })
   .meta({ id: 'SearchProduct' });
 

@@ -6,7 +6,22 @@ export interface LockInfo {
   pid: number;
   /** Loopback port of the PGlite wire server the holder shares, when it shares one. */
   socketPort?: number;
+  /**
+   * Image URL prefixes the holder trusts (its in-process demo simulator's images): a CLI that
+   * joins it may fetch them too, to re-embed the demo's images.
+   */
+  imagePrefixes?: string[];
   startedAt: string;
+}
+
+type LockHandle = ReturnType<typeof acquireLock>;
+
+/** The lock this process holds, if any (on globalThis: Next.js bundles modules apart). */
+const slot = globalThis as unknown as { __heldLock?: LockHandle };
+
+/** Tells other processes more about the holder, when this process holds a data directory. */
+export function updateHeldLock(patch: Partial<LockInfo>): void {
+  slot.__heldLock?.update(patch);
 }
 
 export class DataDirLockedError extends Error {
@@ -71,13 +86,18 @@ export function acquireLock(dir: string): {
         }
       };
       process.once('exit', release);
-      return {
-        update(patch) {
+      const handle = {
+        update(patch: Partial<LockInfo>) {
           Object.assign(info, patch);
           write();
         },
-        release,
+        release() {
+          release();
+          if (slot.__heldLock === handle) slot.__heldLock = undefined;
+        },
       };
+      slot.__heldLock = handle;
+      return handle;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = readLock(dir);

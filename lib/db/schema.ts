@@ -55,6 +55,11 @@ export const apiKeys = pgTable(
       .references(() => developers.id, { onDelete: 'cascade' }),
     prefix: text('prefix').notNull(),
     hash: text('hash').notNull(),
+    /**
+     * 'dashboard' for the keys the server makes for its own dashboard at each start (revoked by
+     * the next start); null for keys handed to people.
+     */
+    purpose: text('purpose', { enum: ['dashboard'] }),
     createdAt: timestamps.createdAt,
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
@@ -136,6 +141,8 @@ export const stores = pgTable(
     verified: boolean('verified').notNull().default(false),
     verificationReason: text('verification_reason'),
     verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    /** ISO 4217 code of the store's prices, as its platform states it (Shopify shop.json). */
+    currency: text('currency'),
     syncState: text('sync_state', { enum: ['never', 'running', 'succeeded', 'failed'] })
       .notNull()
       .default('never'),

@@ -2,10 +2,13 @@ import { readProductsFile } from '../catalog/import-files';
 import type { JobOutcome } from '../catalog/store-job';
 import { startSync } from '../catalog/sync';
 import type { Db } from '../db/client';
+import { updateHeldLock } from '../db/lock';
 import { ApiError } from '../errors';
+import { trustImagePrefix, trustedImagePrefixes } from '../images/trusted-sources';
 import { logger } from '../log/logger';
 import { startStoreSim, type StoreSim } from '../store-sim/server';
 import { DEFAULT_ACCESS_TOKEN } from '../store-sim/shop';
+import { hasTokenKey } from '../stores/token-key';
 import { attachToken } from '../stores/verification';
 import { findStoreByDomain } from '../stores/access';
 import { addStore, listStores } from '../stores/registry';
@@ -20,7 +23,11 @@ function isLoopback(url: string | null): url is string {
   return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
 }
 
-/** The simulator on the port the demo store already points at, else on any free port. */
+/**
+ * The simulator on the port the demo store already points at, else on any free port. Its
+ * product images are the one private source image fetching may reach (and the CLI, through the
+ * lock file), so the demo's images are embedded like any store's; closing it withdraws that.
+ */
 async function startDemoShop(products: unknown[], name: string, port: number): Promise<StoreSim> {
   const shop = {
     domain: DEMO_DOMAIN,
@@ -28,12 +35,23 @@ async function startDemoShop(products: unknown[], name: string, port: number): P
     products: products as Array<Record<string, unknown>>,
     imageRenderer: (imagePath: string) => renderDemoImage(imagePath),
   };
+  let sim: StoreSim;
   try {
-    return await startStoreSim({ shops: [shop], port });
+    sim = await startStoreSim({ shops: [shop], port });
   } catch (err) {
     if (port === 0) throw err;
-    return startStoreSim({ shops: [shop] });
+    sim = await startStoreSim({ shops: [shop] });
   }
+  const untrust = trustImagePrefix(`${sim.shopUrl(DEMO_DOMAIN)}/cdn/`);
+  updateHeldLock({ imagePrefixes: trustedImagePrefixes() });
+  return {
+    ...sim,
+    async close() {
+      untrust();
+      updateHeldLock({ imagePrefixes: trustedImagePrefixes() });
+      await sim.close();
+    },
+  };
 }
 
 /**
@@ -68,8 +86,9 @@ export async function seedDemoData(db: Db): Promise<StoreSim | undefined> {
       return sim;
     }
     const outcome = await done;
-    // With a token key configured the demo store is verified too, so /buy works on demo data.
-    if (process.env.STORE_TOKEN_KEY) {
+    // With a store token key (the default embedded database always has one) the demo store
+    // gets the simulator's token and is verified, so /buy works on demo data.
+    if (hasTokenKey()) {
       const verification = await attachToken(db, store.id, DEFAULT_ACCESS_TOKEN);
       logger().info(
         { store: store.id, verification: verification.state },

@@ -14,6 +14,7 @@ import { productRoutes } from './routes/products';
 import { profileRoutes } from './routes/profiles';
 import { searchRoutes } from './routes/search';
 import { shippingRoutes } from './routes/shipping';
+import { storeRoutes } from './routes/stores';
 import { styleRoutes } from './routes/styles';
 
 /** Route groups beyond the foundation register themselves here. */
@@ -26,6 +27,7 @@ const routeGroups: Array<(api: Api) => void> = [
   orderRoutes,
   searchRoutes,
   productRoutes,
+  storeRoutes,
   mcpRoutes,
 ];
 

@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { ApiError } from '../errors';
 import { logger } from '../log/logger';
-import { ensureVectorIndex } from '../search/vector-index';
+import { dropOtherVectorIndexes, ensureVectorIndex } from '../search/vector-index';
 import { bigintArray } from '../search/sql-arrays';
 import { imageEmbedder, type ImageEmbedder } from './embedder';
 import { fetchImage } from './fetch';
@@ -15,6 +15,8 @@ export interface ImageIndexOptions {
   embedder?: ImageEmbedder;
   /** Parallel downloads; embedding itself runs one image at a time (it is CPU-bound). */
   concurrency?: number;
+  /** Fetch and embed even images whose URL and model are unchanged. */
+  refetch?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -89,7 +91,7 @@ export async function indexProductImages(
       continue;
     }
     const hash = urlHash(url);
-    if (row.input_hash === hash) result.unchanged++;
+    if (row.input_hash === hash && !opts.refetch) result.unchanged++;
     else work.push({ productId, storeId: row.store_id, url, hash });
   }
   result.withoutImage = imageless.length;
@@ -145,4 +147,85 @@ export async function indexProductImages(
   }
   if (dimensions > 0) await ensureVectorIndex(db, 'image', embedder.modelId, dimensions);
   return result;
+}
+
+/** Products (of one store, or all) with an image but no vector from the image model. */
+async function productsWithoutImageVector(
+  db: Db,
+  modelId: string,
+  storeId?: string,
+): Promise<number[]> {
+  const rows = await queryRows<{ id: string | number }>(
+    db,
+    sql`SELECT p.id FROM products p
+        WHERE ${storeId === undefined ? sql`true` : sql`p.store_id = ${storeId}`}
+          AND jsonb_array_length(p.images) > 0
+          AND NOT EXISTS (SELECT 1 FROM product_embeddings pe
+                          WHERE pe.store_id = p.store_id AND pe.product_id = p.id
+                            AND pe.kind = 'image' AND pe.model_id = ${modelId})
+        ORDER BY p.id`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/**
+ * Embeds the images of the store's products that have an image but no vector for the image
+ * model, apart from `skip` (products whose image was just tried): images that failed at an
+ * earlier sync (a host down, a fetch refused) are tried again at every sync until they work.
+ */
+export async function retryMissingImages(
+  db: Db,
+  storeId: string,
+  skip: ReadonlySet<number>,
+): Promise<ImageIndexResult> {
+  const embedder = await imageEmbedder();
+  const ids = (await productsWithoutImageVector(db, embedder.modelId, storeId)).filter(
+    (id) => !skip.has(id),
+  );
+  const result = await indexProductImages(db, ids, { embedder });
+  if (ids.length > 0) {
+    logger().info(
+      {
+        store: storeId,
+        retried: ids.length,
+        embedded: result.embedded,
+        failed: result.failed.length,
+      },
+      'product images retried',
+    );
+  }
+  return result;
+}
+
+/**
+ * `npm run cli -- images reindex`: embeds, for the active image model, the images of every
+ * product without a vector (failed fetches, a model change), or with `all` every product's
+ * image again (fetched anew). Other image models' vectors and indexes are dropped, so search
+ * never compares vectors of two models.
+ */
+export async function reindexImages(
+  db: Db,
+  opts: { storeId?: string; all?: boolean; onProgress?: ImageIndexOptions['onProgress'] } = {},
+): Promise<ImageIndexResult & { products: number; modelId: string }> {
+  const embedder = await imageEmbedder();
+  await db.execute(
+    sql`DELETE FROM product_embeddings WHERE kind = 'image' AND model_id <> ${embedder.modelId}`,
+  );
+  await dropOtherVectorIndexes(db, 'image', embedder.modelId);
+  const ids = opts.all
+    ? (
+        await queryRows<{ id: string | number }>(
+          db,
+          sql`SELECT id FROM products
+              WHERE ${opts.storeId === undefined ? sql`true` : sql`store_id = ${opts.storeId}`}
+              ORDER BY id`,
+        )
+      ).map((r) => Number(r.id))
+    : await productsWithoutImageVector(db, embedder.modelId, opts.storeId);
+  const result = await indexProductImages(db, ids, {
+    embedder,
+    refetch: opts.all,
+    onProgress: opts.onProgress,
+  });
+  return { ...result, products: ids.length, modelId: embedder.modelId };
 }

@@ -124,7 +124,9 @@ function normalizeDomain(domain: string): string {
 
 async function verify(connection: StoreConnection): Promise<VerifyResult> {
   const settings = platformSettings();
-  let body: { shop?: { name?: string; domain?: string; myshopify_domain?: string } };
+  let body: {
+    shop?: { name?: string; domain?: string; myshopify_domain?: string; currency?: unknown };
+  };
   try {
     body = await readClient(connection, settings).get('shop.json').json();
   } catch (error) {
@@ -167,7 +169,11 @@ async function verify(connection: StoreConnection): Promise<VerifyResult> {
       reason: `The token belongs to shop ${domains.join(' / ') || shop.name}, not ${expected}`,
     };
   }
-  return { ok: true, shopName: shop.name, shopDomain: expected };
+  const currency =
+    typeof shop.currency === 'string' && /^[A-Z]{3}$/.test(shop.currency)
+      ? shop.currency
+      : undefined;
+  return { ok: true, shopName: shop.name, shopDomain: expected, currency };
 }
 
 function shopifyAddress(shipping: ShippingRecord) {

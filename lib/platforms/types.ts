@@ -10,7 +10,13 @@ export interface StoreConnection {
 }
 
 export type VerifyResult =
-  | { ok: true; shopName: string; shopDomain: string }
+  | {
+      ok: true;
+      shopName: string;
+      shopDomain: string;
+      /** The shop's currency (ISO 4217), when the platform states one. */
+      currency?: string;
+    }
   /**
    * `definitive`: the platform answered and refused (bad token, another shop). Otherwise it could
    * not be asked (timeout, 5xx, rate limit), which says nothing about the token.

@@ -20,6 +20,7 @@ export interface ProductRow {
   store_id: string;
   store_name: string;
   store_domain: string;
+  currency: string | null;
   external_id: string;
   title: string;
   handle: string;
@@ -73,7 +74,7 @@ export async function loadProducts(db: Db, ids: number[], filters: CandidateFilt
   const rows = await queryRows<ProductRow>(
     db,
     sql`SELECT p.id::float8 AS id, p.store_id, s.name AS store_name, s.domain AS store_domain,
-               p.external_id, p.title, p.handle, p.description,
+               s.currency, p.external_id, p.title, p.handle, p.description,
                p.product_type, p.images, p.options,
                coalesce((SELECT json_agg(json_build_object(
                    'external_id', v.external_id, 'title', v.title, 'option1', v.option1,
@@ -123,5 +124,6 @@ export function toResult(row: ProductRow, shipping?: ShippingRecord): SearchProd
     store_id: store.id,
     store_name: store.name,
     store_domain: store.domain,
+    currency: row.currency,
   };
 }

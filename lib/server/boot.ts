@@ -4,9 +4,10 @@ import { env } from '../config/env';
 import { getDatabase } from '../db/client';
 import { developers } from '../db/schema';
 import { seedDemoData } from '../demo/seed';
+import { logger } from '../log/logger';
 import { startOrderReconciler } from '../orders/reconciler';
 import { ensureDashboardKey } from './dashboard-key';
-import { logger } from '../log/logger';
+import { prepareStoreTokenKey } from './token-key-notice';
 
 /** Start-up steps run once per server process, before the first request. */
 const bootSteps: Array<() => Promise<void>> = [];
@@ -22,11 +23,14 @@ addBootStep(async () => {
 /**
  * Opens and migrates the database, runs registered steps (demo data), starts the background
  * order reconciler, and on a database with no developers creates a demo developer and prints
- * its key and a first request to try.
+ * its key and a first request to try. The dashboard then acts as that developer, so what the
+ * printed key makes shows in the dashboard.
  */
 export async function boot(): Promise<void> {
   const database = await getDatabase({ shareOverSocket: true });
   logger().info({ database: database.location, kind: database.kind }, 'database ready');
+  const keyNotice = prepareStoreTokenKey();
+  if (keyNotice.length > 0) process.stdout.write(['', ...keyNotice, ''].join('\n'));
   for (const step of bootSteps) await step();
   const reconciler = startOrderReconciler(database.db);
   // Next.js exits on these after its own cleanup; the reconciler lets go of its orders first
@@ -34,12 +38,18 @@ export async function boot(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => void reconciler.stop());
   const [row] = await database.db.select({ n: count() }).from(developers);
-  // After the count: the dashboard's built-in developer must not hide the demo developer.
-  await ensureDashboardKey(database.db);
-  if ((row?.n ?? 0) > 0) return;
+  if ((row?.n ?? 0) > 0) {
+    await ensureDashboardKey(database.db);
+    return;
+  }
   const dev = await createDeveloper(database.db, 'Demo developer', 'pro');
   const { key } = await createKey(database.db, dev.id);
+  const dashboardDeveloper = await ensureDashboardKey(database.db, dev.id);
   const origin = `http://${env().HOST}:${env().PORT}`;
+  const dashboard =
+    dashboardDeveloper === dev.id
+      ? `The dashboard at ${origin} acts as this developer: profiles made with this key can be used there.`
+      : `The dashboard at ${origin} uses DASHBOARD_API_KEY, another key.`;
   process.stdout.write(
     [
       '',
@@ -47,6 +57,7 @@ export async function boot(): Promise<void> {
       `  ${key}`,
       'Try:',
       `  curl -s ${origin}/api/profiles/create -X POST -H 'authorization: ${key}'`,
+      dashboard,
       `More keys: npm run cli -- developer create --name "My app" --plan free`,
       '',
     ].join('\n'),

@@ -1,12 +1,21 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { env } from '../config/env';
 
 /**
  * `npm start`: builds the app when no build exists (or it is older than the sources), then
- * serves API and dashboard with `next start` on HOST:PORT.
+ * serves API and dashboard with `next start` on HOST:PORT. Next.js runs in a process group of
+ * its own, and SIGINT and SIGTERM are passed to the whole group, so stopping `npm start` stops
+ * every process it started: none is left serving or holding the data directory.
  */
+
+/** A stop that takes longer than this is finished with SIGKILL. */
+const STOP_GRACE_MS = 15_000;
+
+const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+
 function newestSourceMtime(dir: string): number {
   let newest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -20,20 +29,61 @@ function newestSourceMtime(dir: string): number {
   return newest;
 }
 
-const buildId = path.resolve('.next/BUILD_ID');
-const stale =
-  !fs.existsSync(buildId) ||
-  ['app', 'components', 'lib'].some(
-    (d) => fs.existsSync(d) && newestSourceMtime(d) > fs.statSync(buildId).mtimeMs,
+function buildIsStale(): boolean {
+  const buildId = path.resolve('.next/BUILD_ID');
+  return (
+    !fs.existsSync(buildId) ||
+    ['app', 'components', 'lib'].some(
+      (d) => fs.existsSync(d) && newestSourceMtime(d) > fs.statSync(buildId).mtimeMs,
+    )
   );
-if (stale) {
+}
+
+let current: ChildProcess | undefined;
+let stopping: NodeJS.Signals | undefined;
+
+/** Signals the child's whole process group (Next.js and whatever it started). */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function stop(signal: NodeJS.Signals): void {
+  if (stopping) return;
+  stopping = signal;
+  if (!current) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  signalGroup(current, signal);
+  const child = current;
+  setTimeout(() => signalGroup(child, 'SIGKILL'), STOP_GRACE_MS).unref();
+}
+
+/** Runs `next <args>` as the leader of a new process group; resolves with its exit code. */
+function runNext(args: string[]): Promise<number> {
+  const child = spawn(process.execPath, [nextBin, ...args], { stdio: 'inherit', detached: true });
+  current = child;
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      current = undefined;
+      // Whatever the leader left behind in its group goes with it.
+      signalGroup(child, 'SIGKILL');
+      resolve(code ?? 128 + (signal === 'SIGKILL' ? 9 : signal === 'SIGINT' ? 2 : 15));
+    });
+  });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
+// npm passes signals on (the script `exec`s this process), but a parent that dies without doing
+// so (SIGKILL, a closed terminal) would leave the server running: stop when orphaned.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && stop('SIGTERM'), 1000).unref();
+
+if (buildIsStale()) {
   process.stdout.write('Building the app (first start, or sources changed)...\n');
-  const build = spawnSync('npx', ['next', 'build'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const built = await runNext(['build']);
+  if (built !== 0 || stopping) process.exit(built);
 }
 const { HOST, PORT } = env();
-const server = spawn('npx', ['next', 'start', '-H', HOST, '-p', String(PORT)], {
-  stdio: 'inherit',
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+process.exit(await runNext(['start', '-H', HOST, '-p', String(PORT)]));

@@ -1,6 +1,7 @@
-import { and, asc, eq, ne, notExists } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, notExists, notInArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { storeAllowedDevelopers, stores } from '../db/schema';
+import { products, storeAllowedDevelopers, stores } from '../db/schema';
+import type { VisibleStore } from '../contract/stores';
 import { ApiError } from '../errors';
 
 export type StoreRow = typeof stores.$inferSelect;
@@ -47,6 +48,36 @@ export async function closedStoreIds(db: Db, developerId: string): Promise<strin
     )
     .orderBy(asc(stores.id));
   return rows.map((r) => r.id);
+}
+
+/** The stores the developer may search and buy in, by name, with their product counts. */
+export async function listVisibleStores(db: Db, developerId: string): Promise<VisibleStore[]> {
+  const closed = await closedStoreIds(db, developerId);
+  const rows = await db
+    .select({
+      id: stores.id,
+      name: stores.name,
+      domain: stores.domain,
+      verified: stores.verified,
+      currency: stores.currency,
+    })
+    .from(stores)
+    .where(closed.length > 0 ? notInArray(stores.id, closed) : undefined)
+    .orderBy(asc(stores.name), asc(stores.id));
+  if (rows.length === 0) return [];
+  // Counted apart from the join: on Citus the products are distributed, the stores are not.
+  const counts = await db
+    .select({ storeId: products.storeId, n: count() })
+    .from(products)
+    .where(
+      inArray(
+        products.storeId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .groupBy(products.storeId);
+  const countOf = new Map(counts.map((c) => [c.storeId, Number(c.n)]));
+  return rows.map((r) => ({ ...r, product_count: countOf.get(r.id) ?? 0 }));
 }
 
 export async function canAccessStore(

@@ -1,41 +1,19 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { env } from '../config/env';
 import type { StoreRow } from './access';
+import { tokenKey, TokenKeyError, type TokenKey } from './token-key';
+
+export { TokenKeyError };
 
 /**
- * Stores' Admin API tokens are encrypted at rest with AES-256-GCM under STORE_TOKEN_KEY. The
+ * Stores' Admin API tokens are encrypted at rest with AES-256-GCM under the store token key
+ * (STORE_TOKEN_KEY, or the data directory's key file: lib/stores/token-key.ts). The
  * store id is bound in as associated data, so a ciphertext copied onto another store's row fails
  * to decrypt instead of lending that store a token.
  */
 const FORMAT = 'v1';
 const IV_BYTES = 12;
 
-export class TokenKeyError extends Error {}
-
-function parseKey(raw: string | undefined): Buffer {
-  const value = raw?.trim();
-  if (!value) {
-    throw new TokenKeyError(
-      'STORE_TOKEN_KEY is not set: it encrypts stores’ Admin API tokens. Generate one with ' +
-        '`openssl rand -base64 32` and set it in the environment of the server and the CLI.',
-    );
-  }
-  const key = /^[0-9a-f]{64}$/i.test(value)
-    ? Buffer.from(value, 'hex')
-    : Buffer.from(value, 'base64');
-  if (key.length !== 32) {
-    throw new TokenKeyError(
-      `STORE_TOKEN_KEY must be 32 bytes, written as 64 hex digits or base64 (it decodes to ${key.length} bytes)`,
-    );
-  }
-  return key;
-}
-
-export function tokenKey(): Buffer {
-  return parseKey(env().STORE_TOKEN_KEY);
-}
-
-export function encryptToken(storeId: string, token: string, key: Buffer = tokenKey()): string {
+export function encryptToken(storeId: string, token: string, { key }: TokenKey = tokenKey()) {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(storeId, 'utf8'));
@@ -47,7 +25,11 @@ function encodePart(part: string | Buffer): string {
   return typeof part === 'string' ? part : part.toString('base64url');
 }
 
-export function decryptToken(storeId: string, stored: string, key: Buffer = tokenKey()): string {
+export function decryptToken(
+  storeId: string,
+  stored: string,
+  { key, source }: TokenKey = tokenKey(),
+): string {
   const [format, iv, tag, sealed] = stored.split(':');
   if (format !== FORMAT || !iv || !tag || sealed === undefined) {
     throw new TokenKeyError(
@@ -64,7 +46,7 @@ export function decryptToken(storeId: string, stored: string, key: Buffer = toke
     ]).toString('utf8');
   } catch {
     throw new TokenKeyError(
-      `The Admin API token of store ${storeId} cannot be decrypted with the current STORE_TOKEN_KEY: ` +
+      `The Admin API token of store ${storeId} cannot be decrypted with the current ${source}: ` +
         'restore the key it was stored with, or attach the token again',
     );
   }

@@ -22,7 +22,12 @@ export type VerificationOutcome =
 async function record(
   db: Db,
   store: StoreRow,
-  change: { verified: boolean; verificationReason: string | null; verifiedAt: Date | null },
+  change: {
+    verified: boolean;
+    verificationReason: string | null;
+    verifiedAt: Date | null;
+    currency?: string;
+  },
 ): Promise<StoreRow> {
   const tokenCondition = store.adminTokenEncrypted
     ? eq(stores.adminTokenEncrypted, store.adminTokenEncrypted)
@@ -52,6 +57,7 @@ export async function verifyStore(db: Db, store: StoreRow): Promise<Verification
       verified: true,
       verificationReason: null,
       verifiedAt: new Date(),
+      currency: result.currency,
     });
     return { state: 'verified', store: row };
   }

@@ -19,10 +19,13 @@ export interface TestServer {
 
 /**
  * The real API over real HTTP on a loopback port, on a real Postgres engine: in-process PGlite
- * by default, or the server TEST_DATABASE_URL names (the wire run of the suite).
+ * by default, or the server TEST_DATABASE_URL names (the wire run of the suite). `url`
+ * overrides both: 'memory://' for a test that needs a database of its own in either run.
  */
-export async function startTestServer(): Promise<TestServer> {
-  const database = await openDatabase({ url: process.env.TEST_DATABASE_URL ?? 'memory://' });
+export async function startTestServer(opts: { url?: string } = {}): Promise<TestServer> {
+  const database = await openDatabase({
+    url: opts.url ?? process.env.TEST_DATABASE_URL ?? 'memory://',
+  });
   setDatabase(database);
   const app = createApiApp();
   const server: ServerType = await new Promise((resolve) => {

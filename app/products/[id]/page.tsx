@@ -1,46 +1,73 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { cache } from 'react';
 import { describeFailure } from '@/components/code-words';
 import { formatPrice } from '@/components/format';
 import { Notice } from '@/components/notice';
+import { realOptions, variantName } from '@/components/variant-words';
 import { apiClientFromEnv } from '@/lib/api-client';
 import { toResult } from '../../_server/action-result';
 import { currentShopper } from '../../_server/catalogue';
-import { parseSearchParams, toQueryString, toSearchRequest } from '../../search/params';
 import { BuyButton } from './buy-button';
 
-export const metadata: Metadata = { title: 'Product · Commerce search' };
 export const dynamic = 'force-dynamic';
 
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function one(value: string | string[] | undefined): string | undefined {
+  const s = (Array.isArray(value) ? value[0] : value)?.trim();
+  return s || undefined;
+}
+
 /**
- * The product as the search that led here returned it: the URL carries that search, and its
- * results carry the checkout links personalized for the current profile.
+ * The product by its id alone (the URL can be shared and bookmarked): `store` names its store
+ * when several share an id, `from` carries the search that led here for the way back. Loaded
+ * once per request for the title and the page, with the current profile's checkout links.
  */
-export default async function ProductPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const { id } = await params;
-  const search = parseSearchParams(await searchParams);
-  const back = `/search?${toQueryString(search)}`;
+const loadProduct = cache(async (id: string, store: string | undefined) => {
   const api = apiClientFromEnv();
   const shopper = await currentShopper(api);
-  const outcome = search.q
-    ? await toResult(() => api.searchProducts(toSearchRequest(search, shopper.profileId)))
-    : undefined;
-  const product = outcome?.ok ? outcome.data.results.find((p) => p.id === id) : undefined;
+  const result = await toResult(() =>
+    api.getProduct(id, {
+      ...(store ? { store_domain: store } : {}),
+      ...(shopper.profileId ? { profile_id: shopper.profileId } : {}),
+    }),
+  );
+  if (!result.ok && (result.code === 'PRODUCT_NOT_FOUND' || result.code === 'STORE_NOT_FOUND')) {
+    notFound();
+  }
+  return { shopper, result };
+});
 
-  if (!product) {
+interface Props {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<SearchParams>;
+}
+
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const { id } = await params;
+  const { result } = await loadProduct(id, one((await searchParams).store));
+  return {
+    title: result.ok
+      ? `${result.data.product.title} · ${result.data.product.store_name} · Commerce search`
+      : 'Product · Commerce search',
+  };
+}
+
+export default async function ProductPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const query = await searchParams;
+  const from = one(query.from);
+  const back = from ? `/search?${from}` : '/search';
+  const { shopper, result } = await loadProduct(id, one(query.store));
+
+  if (!result.ok) {
     return (
       <div className="space-y-4">
         <h1 className="text-2xl font-semibold">Product</h1>
         <Notice tone="error" title="This product could not be shown">
-          {outcome && !outcome.ok
-            ? describeFailure(outcome.code, outcome.error)
-            : 'It is no longer among the results of the search that led here. Search again to find it.'}
+          {describeFailure(result.code, result.error)}
         </Notice>
         <Link href={back} className="underline">
           Back to the search
@@ -49,10 +76,12 @@ export default async function ProductPage({
     );
   }
 
+  const product = result.data.product;
+  const options = realOptions(product.options);
   return (
     <article className="space-y-6">
       <Link href={back} className="underline">
-        ← Back to results
+        {from ? '← Back to results' : '← Search'}
       </Link>
       <header>
         <h1 className="text-2xl font-semibold">{product.title}</h1>
@@ -79,9 +108,9 @@ export default async function ProductPage({
       {product.description && (
         <p className="max-w-prose whitespace-pre-line">{product.description}</p>
       )}
-      {product.options.length > 0 && (
+      {options.length > 0 && (
         <dl className="grid max-w-prose grid-cols-[auto_1fr] gap-x-4 gap-y-1">
-          {product.options.map((o) => (
+          {options.map((o) => (
             <div key={o.name} className="contents">
               <dt className="font-medium">{o.name}</dt>
               <dd>{o.values.join(', ')}</dd>
@@ -91,7 +120,7 @@ export default async function ProductPage({
       )}
       <section aria-labelledby="variants-heading" className="space-y-3">
         <h2 id="variants-heading" className="text-lg font-semibold">
-          Variants
+          {product.variants.length === 1 ? 'Buy' : 'Variants'}
         </h2>
         {!shopper.profileId && (
           <p className="text-sm text-slate-600">
@@ -103,32 +132,38 @@ export default async function ProductPage({
           </p>
         )}
         <ul className="space-y-3">
-          {product.variants.map((v) => (
-            <li key={String(v.id)} className="card space-y-2" data-testid="variant">
-              <p className="font-medium">
-                {v.title} · {formatPrice(v.price)}{' '}
-                <span className={v.available ? 'text-green-800' : 'text-red-800'}>
-                  {v.available ? 'available' : 'sold out'}
-                </span>
-              </p>
-              <div className="flex flex-wrap items-start gap-3">
-                <a
-                  className="btn btn-secondary"
-                  href={v.checkout_url_with_shipping ?? v.checkout_url}
-                  data-testid="checkout-link"
-                  rel="noopener"
-                >
-                  {v.checkout_url_with_shipping ? 'Checkout with my address' : 'Checkout'}
-                </a>
-                <BuyButton
-                  storeId={product.store_id}
-                  variantId={String(v.id)}
-                  label={`${product.title} (${v.title})`}
-                  disabled={!v.available || !shopper.profileId}
-                />
-              </div>
-            </li>
-          ))}
+          {product.variants.map((v) => {
+            const name = variantName(v.title);
+            return (
+              <li key={String(v.id)} className="card space-y-2" data-testid="variant">
+                <p className="font-medium">
+                  {name ? `${name} · ` : ''}
+                  <span data-testid="variant-price">
+                    {formatPrice(v.price, product.currency)}
+                  </span>{' '}
+                  <span className={v.available ? 'text-green-800' : 'text-red-800'}>
+                    {v.available ? 'available' : 'sold out'}
+                  </span>
+                </p>
+                <div className="flex flex-wrap items-start gap-3">
+                  <a
+                    className="btn btn-secondary"
+                    href={v.checkout_url_with_shipping ?? v.checkout_url}
+                    data-testid="checkout-link"
+                    rel="noopener"
+                  >
+                    {v.checkout_url_with_shipping ? 'Checkout with my address' : 'Checkout'}
+                  </a>
+                  <BuyButton
+                    storeId={product.store_id}
+                    variantId={String(v.id)}
+                    label={name ? `${product.title} (${name})` : product.title}
+                    disabled={!v.available || !shopper.profileId}
+                  />
+                </div>
+              </li>
+            );
+          })}
         </ul>
       </section>
     </article>

@@ -89,12 +89,17 @@ describe('store token, store verify, orders list', () => {
     expect(JSON.parse(verified.stdout).store.verified).toBe(true);
   });
 
-  it('says clearly when STORE_TOKEN_KEY is missing', async () => {
-    const noKey = await cli(['store', 'token', storeId, '--token', 'x'], {
-      env: { STORE_TOKEN_KEY: '' },
-    });
+  it('without STORE_TOKEN_KEY uses the data directory key file, or says the key must be set with DATABASE_URL', async () => {
+    const noKey = await cli(['store', 'verify', storeId], { env: { STORE_TOKEN_KEY: '' } });
     expect(noKey.code).toBe(1);
-    expect(noKey.stderr).toMatch(/STORE_TOKEN_KEY is not set/);
+    if (process.env.TEST_DATABASE_URL) {
+      expect(noKey.stderr).toMatch(/STORE_TOKEN_KEY is not set.*With DATABASE_URL/);
+    } else {
+      // The token was sealed with STORE_TOKEN_KEY; the key file the CLI made cannot open it.
+      const file = path.join(dataDir, 'store-token.key');
+      expect(noKey.stderr).toContain(`cannot be decrypted with the current ${file}`);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    }
   });
 
   it("lists a store's orders", async () => {

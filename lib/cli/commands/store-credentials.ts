@@ -42,7 +42,7 @@ export function registerStoreCredentialCommands(program: Command): void {
   store
     .command('token <storeId>')
     .description(
-      "Attach or rotate a store's Admin API access token (from --token or standard input) and verify it; needs STORE_TOKEN_KEY",
+      "Attach or rotate a store's Admin API access token (from --token or standard input) and verify it; sealed with the store token key (STORE_TOKEN_KEY, or DATA_DIR/store-token.key)",
     )
     .option('--token <token>', 'the token; omit it to read the token from standard input')
     .option('--json', 'print JSON')

@@ -16,11 +16,11 @@ const NOT_FOUND = { status: 404, codes: ['STORE_NOT_FOUND'], description: 'No su
 const KEY_MISSING = {
   status: 500,
   codes: ['INTERNAL_ERROR'],
-  description: 'STORE_TOKEN_KEY is missing or wrong on the server (the error says which)',
+  description: 'The store token key is missing or wrong on the server (the error says which)',
 };
 const STORE_ORDER_LIMIT = 200;
 
-/** A missing or wrong STORE_TOKEN_KEY is the operator's to fix, so they are told exactly that. */
+/** A missing or wrong store token key is the operator's to fix, so they are told exactly that. */
 async function withTokenKey<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -37,7 +37,7 @@ export function adminStoreCredentialRoutes(api: Api): void {
     operationId: 'setStoreToken',
     summary: "Attach or rotate a store's Admin API token, and verify it",
     description:
-      'The token is encrypted at rest (AES-256-GCM, key STORE_TOKEN_KEY) and never returned. It is verified at once ' +
+      'The token is encrypted at rest (AES-256-GCM, key STORE_TOKEN_KEY or the data directory key file) and never returned. It is verified at once ' +
       '(Shopify: GET /admin/api/<version>/shop.json must answer for the store domain); the store stays unverified, ' +
       'with the reason, until that succeeds.',
     body: storeTokenRequest,

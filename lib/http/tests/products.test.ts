@@ -1,9 +1,13 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetEnvCache } from '../../config/env';
+import { insertStore, storefrontProduct } from '../../orders/tests/fixtures';
 import { createFixtureStore, type FixtureProduct } from '../../search/testing/catalogue';
+import { startStoreSim } from '../../store-sim/server';
+import { attachToken } from '../../stores/verification';
 import { portlandAddress } from '../../testing/fixtures/address';
 import { startTestServer, type TestServer } from '../../testing/server';
-import { madeUpWord } from '../../testing/unique';
+import { madeUpWord, uniqueDomain } from '../../testing/unique';
 
 let t: TestServer;
 let dev: { id: string; key: string };
@@ -187,5 +191,47 @@ describe('GET /products/{id}', () => {
     ]);
     expect(op.responses['200']).toBeDefined();
     expect(op.responses['404'].description).toContain('PRODUCT_NOT_FOUND');
+  });
+
+  it("carries the store's currency as its platform states it, once the store is verified", async () => {
+    const domain = uniqueDomain('euro-shop', 'test');
+    const id = BASE + 5;
+    const product = {
+      id,
+      title: 'Euro lamp',
+      variants: [{ id: id * 10, title: 'Default Title', price: '12.00', available: true }],
+    };
+    const sim = await startStoreSim({
+      shops: [
+        {
+          domain,
+          currency: 'EUR',
+          accessToken: 'shpat_euro',
+          products: [storefrontProduct(product)],
+        },
+      ],
+    });
+    try {
+      const storeId = await insertStore(t.database.db, {
+        domain,
+        baseUrl: sim.shopUrl(domain),
+        products: [product],
+      });
+      const before = await get(`/products/${id}?store_id=${storeId}`);
+      expect(before.body.product.currency).toBeNull();
+      process.env.STORE_TOKEN_KEY = randomBytes(32).toString('base64');
+      resetEnvCache();
+      expect((await attachToken(t.database.db, storeId, 'shpat_euro')).state).toBe('verified');
+      const after = await get(`/products/${id}?store_id=${storeId}`);
+      expect(after.body.product.currency).toBe('EUR');
+      const listed = await get('/stores');
+      expect(listed.body.stores).toContainEqual(
+        expect.objectContaining({ id: storeId, currency: 'EUR', verified: true }),
+      );
+    } finally {
+      delete process.env.STORE_TOKEN_KEY;
+      resetEnvCache();
+      await sim.close();
+    }
   });
 });

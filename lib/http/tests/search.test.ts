@@ -288,6 +288,23 @@ describe('POST /search/products', () => {
     expect(raw.body.code).toBe('INVALID_REQUEST');
   });
 
+  it('names each invalid field once, with words a person understands', async () => {
+    const weight = await search({ query: { text: 'pipe' }, query_weight: 3 });
+    expect(weight.body.message).toBe('query_weight must be between 0 and 1');
+    expect(weight.body.issues).toEqual([
+      { path: 'query_weight', message: 'must be between 0 and 1' },
+    ]);
+    const style = await search({ query: { text: 'pipe' }, style_weight: 'heavy' });
+    expect(style.body.message).toBe('style_weight must be a number');
+    const profile = await search({ query: { text: 'pipe' }, profile_id: true });
+    expect(profile.body.message).toBe('profile_id must be a string or a number');
+    const missing = await t.call('POST', '/search', {
+      key: dev.key,
+      body: { q: 'pipe', store_id: store.id },
+    });
+    expect(missing.body.issues).toEqual([{ path: 'user_id', message: 'is required' }]);
+  });
+
   it('answers AUTH_MISSING and INVALID_KEY', async () => {
     expect((await search({ query: { text: 'pipe' } }, null)).body.code).toBe('AUTH_MISSING');
     const wrong = await search({ query: { text: 'pipe' } }, 'csk_AAAAAAAA_' + 'B'.repeat(32));

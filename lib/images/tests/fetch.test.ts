@@ -3,6 +3,7 @@ import { ApiError } from '../../errors';
 import { fetchImage } from '../fetch';
 import { solidImage } from '../testing/images';
 import { startImageServer, type ImageServer } from '../testing/image-server';
+import { trustImagePrefix } from '../trusted-sources';
 
 const ALLOW = { allowHosts: ['127.0.0.1'] };
 
@@ -149,5 +150,32 @@ describe('fetchImage', () => {
       fetchImage(`${server.origin}/slow.png`, { ...ALLOW, timeoutMs: 300 }),
     );
     expect(err.message).toBe('Image URL took too long to answer');
+  });
+
+  it('reaches a private host only under a trusted prefix, at every hop, until it is withdrawn', async () => {
+    server.set('/cdn/red.png', { headers: { 'content-type': 'image/png' }, body: red });
+    server.set('/cdn/away.png', { status: 302, headers: { location: '/red.png' } });
+    const other = await startImageServer();
+    other.set('/cdn/red.png', { headers: { 'content-type': 'image/png' }, body: red });
+    const untrust = trustImagePrefix(`${server.origin}/cdn/`);
+    try {
+      const image = await fetchImage(`${server.origin}/cdn/red.png`, { allowHosts: [] });
+      expect(image.bytes.equals(red)).toBe(true);
+      for (const url of [
+        `${server.origin}/red.png`,
+        `${server.origin}/cdn/../red.png`,
+        `${server.origin}/cdn/away.png`,
+        `${other.origin}/cdn/red.png`,
+        `http://localhost:${new URL(server.origin).port}/cdn/red.png`,
+      ]) {
+        const err = await refusal(fetchImage(url, { allowHosts: [] }));
+        expect(err.message).toBe('Image URL points to a private or reserved network address');
+      }
+    } finally {
+      untrust();
+      await other.close();
+    }
+    const withdrawn = await refusal(fetchImage(`${server.origin}/cdn/red.png`, { allowHosts: [] }));
+    expect(withdrawn.message).toBe('Image URL points to a private or reserved network address');
   });
 });

@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { startSync } from '../catalog/sync';
+import { resetEnvCache } from '../config/env';
+import { queryRows } from '../db/client';
+import type { StoreSim } from '../store-sim/server';
+import { portlandAddress } from '../testing/fixtures/address';
+import { startTestServer, type TestServer } from '../testing/server';
+import { keepTokenKeyIn } from '../stores/token-key';
+import { demoCataloguePath } from './images';
+import { DEMO_DOMAIN, seedDemoData } from './seed';
+
+/**
+ * The demo as `npm start` makes it on the embedded database with no settings: no
+ * STORE_TOKEN_KEY (the data directory's key file instead), the in-process simulator's shop
+ * synced, and the API used over HTTP.
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-shop-test-'));
+const catalogueFile = path.join(dir, 'products.json');
+const saved = { STORE_TOKEN_KEY: process.env.STORE_TOKEN_KEY, DEMO: process.env.DEMO_CATALOGUE };
+let t: TestServer;
+let sim: StoreSim | undefined;
+let dev: { id: string; key: string };
+let demoStoreId: string;
+
+interface DemoProduct {
+  id: number;
+  title: string;
+  images: Array<{ src: string }>;
+  variants: Array<{ id: number; available: boolean }>;
+}
+const catalogue = JSON.parse(fs.readFileSync(demoCataloguePath(), 'utf8')) as {
+  products: DemoProduct[];
+};
+/** A shirt, boots, a backpack and a tent: pictures far apart, so an image finds its own product. */
+const products = [0, 42, 52, 103].map((i) => catalogue.products[i]!);
+
+beforeAll(async () => {
+  delete process.env.STORE_TOKEN_KEY;
+  resetEnvCache();
+  fs.writeFileSync(catalogueFile, JSON.stringify({ products }));
+  process.env.DEMO_CATALOGUE = catalogueFile;
+  // A database of its own in both runs: the demo is seeded only where no store exists yet.
+  t = await startTestServer({ url: 'memory://' });
+  keepTokenKeyIn(dir);
+  sim = await seedDemoData(t.database.db);
+  dev = await t.newDeveloper('pro');
+  const listed = await t.call('GET', '/stores', { key: dev.key });
+  demoStoreId = listed.body.stores.find((s: { domain: string }) => s.domain === DEMO_DOMAIN).id;
+});
+afterAll(async () => {
+  await sim?.close();
+  await t?.close();
+  if (saved.STORE_TOKEN_KEY !== undefined) process.env.STORE_TOKEN_KEY = saved.STORE_TOKEN_KEY;
+  if (saved.DEMO === undefined) delete process.env.DEMO_CATALOGUE;
+  else process.env.DEMO_CATALOGUE = saved.DEMO;
+  resetEnvCache();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the demo shop with no settings', () => {
+  it('is listed, verified and takes an order placed through POST /buy', async () => {
+    const listed = await t.call('GET', '/stores', { key: dev.key });
+    expect(listed.body.stores).toContainEqual(
+      expect.objectContaining({ id: demoStoreId, product_count: 4, verified: true }),
+    );
+    const profile = await t.call('POST', '/profiles/create', { key: dev.key });
+    const userId = profile.body.profile.id;
+    await t.call('POST', '/shipping/create', {
+      key: dev.key,
+      body: { profile_id: userId, shipping_address: portlandAddress },
+    });
+    const variantId = String(products[0]!.variants.find((v) => v.available)!.id);
+    const bought = await t.call('POST', '/buy', {
+      key: dev.key,
+      body: {
+        items: [{ variant_id: variantId, quantity: 1 }],
+        user_id: userId,
+        store_id: demoStoreId,
+      },
+    });
+    expect([bought.status, bought.body.code]).toEqual([201, 'ORDER_CREATED']);
+    const [order] = sim!.orders(DEMO_DOMAIN);
+    expect(JSON.stringify(order)).toContain(`"variant_id":${variantId}`);
+    expect(fs.statSync(path.join(dir, 'store-token.key')).mode & 0o777).toBe(0o600);
+  });
+
+  it('embedded the demo images at the first start, so an image of a product finds it first', async () => {
+    expect(await imageVectorCount()).toBe(products.length);
+    for (const product of [products[1]!, products[3]!]) {
+      const res = await t.call('POST', '/search/products', {
+        key: dev.key,
+        body: {
+          query: { text: 'something like this', image_url: await demoImageUrl(product) },
+          store_id: demoStoreId,
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.product_ids[0]).toBe(String(product.id));
+    }
+  });
+
+  it('tries an image that failed again at the next sync, and only that one', async () => {
+    const [failing, failedBefore] = [products[0]!, products[2]!];
+    // As if their fetches had failed at the first start: no image vector.
+    await t.database.db.execute(
+      sql`DELETE FROM product_embeddings pe USING products p
+          WHERE pe.product_id = p.id AND pe.store_id = p.store_id AND pe.kind = 'image'
+            AND p.external_id IN (${String(failing.id)}, ${String(failedBefore.id)})`,
+    );
+    const imagePath = new URL(await demoImageUrl(failing)).pathname;
+    sim!.inject({ kind: 'status', status: 503, match: { pathPrefix: imagePath }, times: 1 });
+    const imageRequests = () =>
+      sim!.requests(DEMO_DOMAIN).filter((r) => r.path.startsWith('/cdn/')).length;
+
+    const before = imageRequests();
+    await (
+      await startSync(t.database.db, demoStoreId)
+    ).done;
+    expect(imageRequests() - before).toBe(2);
+    expect(await imageVectorCount()).toBe(products.length - 1);
+
+    await (
+      await startSync(t.database.db, demoStoreId)
+    ).done;
+    expect(imageRequests() - before).toBe(3);
+    expect(await imageVectorCount()).toBe(products.length);
+  });
+});
+
+async function imageVectorCount(): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    t.database.db,
+    sql`SELECT count(*)::int AS n FROM product_embeddings WHERE store_id = ${demoStoreId} AND kind = 'image'`,
+  );
+  return row!.n;
+}
+
+/** The product's first image as the store serves it (from the synced product). */
+async function demoImageUrl(product: DemoProduct): Promise<string> {
+  const res = await t.call('GET', `/products/${product.id}?store_id=${demoStoreId}`, {
+    key: dev.key,
+  });
+  return res.body.product.images[0];
+}
