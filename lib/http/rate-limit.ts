@@ -77,6 +77,8 @@ function setLimitHeaders(c: Context, limit: number, res: RateLimiterRes): void {
   c.header('RateLimit-Reset', String(Math.max(Math.ceil(res.msBeforeNext / 1000), 0)));
 }
 
+const MCP_PATH = '/api/mcp';
+
 /**
  * The Hono middleware. Requests without a valid developer key pass through uncounted: the
  * operation answers them 401, and operator routes have their own token.
@@ -98,6 +100,9 @@ export function rateLimit(): MiddlewareHandler {
   }
 
   return async (c, next) => {
+    // An MCP message is an envelope: each tool call in it reaches this API as a request of its
+    // own and is counted there, so counting the envelope too would charge every call twice.
+    if (c.req.path === MCP_PATH) return next();
     const key = keyFromHeader(c.req.header('authorization'));
     if (!key) return next();
     const { db } = await getDatabase();

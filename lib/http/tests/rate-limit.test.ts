@@ -117,4 +117,24 @@ describe('per-key rate limits', () => {
     ]);
     expect(limited.description).toContain('RATE_LIMITED');
   });
+  it('counts an MCP tool call once: the call the tool makes, not its envelope', async () => {
+    const free = await t.newDeveloper('free');
+    const res = await fetch(`${t.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: free.key,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_orders', arguments: {} },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).result.isError).toBeFalsy();
+    expect(await storedCount(free.key)).toBe(1);
+  });
 });
