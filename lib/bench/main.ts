@@ -20,7 +20,7 @@ import {
 } from '../db/client';
 import { refreshSearchStatistics } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
-import { createApiApp } from '../http/app';
+import { buildApi } from '../http/app';
 import { indexProducts } from '../search/indexer';
 import { addStore } from '../stores/registry';
 import { copyEmbeddingCache } from './copy-cache';
@@ -62,7 +62,7 @@ function readQueries(file: string): string[] {
  */
 async function serveApi(database: Database): Promise<{ url: string; close(): Promise<void> }> {
   setDatabase(database);
-  const app = createApiApp();
+  const { app } = buildApi();
   let running = 0;
   let drained: (() => void) | undefined;
   const fetch = async (req: Request) => {

@@ -6,6 +6,9 @@ export const idInput = z
   .transform((v) => String(v).trim())
   .pipe(z.string().min(1, 'must not be empty').max(128, 'is too long'));
 
+/** The `{id}` path parameter of the routes that name one resource. */
+export const idParams = z.object({ id: idInput });
+
 export const isoTimestamp = z
   .string()
   .meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-22T10:00:00.000Z' });
@@ -19,5 +22,9 @@ export const failureBody = z
       .string()
       .optional()
       .meta({ description: 'Details: which fields were invalid and why' }),
+    issues: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'Invalid input: each invalid field and what is wrong with it' }),
   })
   .meta({ id: 'Failure' });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { ApiCode } from '../contract/codes';
-import type { BuyRequest } from '../contract/orders';
+import { buyResponse, type BuyRequest, type BuyResponse } from '../contract/orders';
 import type { Db } from '../db/client';
 import { orders } from '../db/schema';
 import { ApiError } from '../errors';
@@ -105,8 +105,8 @@ export async function settledFirst(db: Db, first: OrderRow, hash: string): Promi
 }
 
 /** The recorded answer: its body, or its failure thrown again. */
-export function replayAnswer(settled: OrderRow): unknown {
-  if (settled.responseStatus! < 300) return settled.response;
+export function replayAnswer(settled: OrderRow): BuyResponse {
+  if (settled.responseStatus! < 300) return buyResponse.parse(settled.response);
   const failure = settled.response as { code: ApiCode; error: string };
   throw new ApiError(failure.code, failure.error, settled.responseStatus!);
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Caller } from '../auth/keys';
 import type { ApiCode } from '../contract/codes';
-import type { BuyRequest, OrderRecord } from '../contract/orders';
+import type { BuyRequest, BuyResponse, OrderRecord } from '../contract/orders';
 import type { Db } from '../db/client';
 import { newId } from '../db/ids';
 import { orders } from '../db/schema';
@@ -35,15 +35,19 @@ import { toOrderRecord, type OrderRow } from './records';
  * right away, and again whenever the same key is retried.
  */
 
-type AnswerBody =
-  { code: ApiCode; message: string; order_id: string } | { code: ApiCode; error: string };
+type AnswerBody = BuyResponse | { code: ApiCode; error: string };
 
 interface Answer {
   status: number;
   body: AnswerBody;
 }
 
-async function finish(db: Db, order: OrderRow, answer: Answer, platformOrderId?: string) {
+async function finish(
+  db: Db,
+  order: OrderRow,
+  answer: Answer,
+  platformOrderId?: string,
+): Promise<BuyResponse> {
   const error = 'error' in answer.body ? answer.body.error : null;
   await db
     .update(orders)
@@ -57,8 +61,8 @@ async function finish(db: Db, order: OrderRow, answer: Answer, platformOrderId?:
       updatedAt: new Date(),
     })
     .where(eq(orders.id, order.id));
-  if (error === null) return answer.body;
-  throw new ApiError(answer.body.code, error, answer.status);
+  if (!('error' in answer.body)) return answer.body;
+  throw new ApiError(answer.body.code, answer.body.error, answer.status);
 }
 
 function failure(code: ApiCode, status: number, error: string): Answer {
@@ -129,7 +133,7 @@ async function connect(
   );
 }
 
-async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise<unknown> {
+async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise<BuyResponse> {
   const { store } = prepared;
   const connection = await connect(db, store, order);
   if ('status' in connection) return finish(db, order, connection);
@@ -173,7 +177,7 @@ async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise
  * A failed order the store may nevertheless have received: if the store has it, it becomes
  * `created` and that is the answer; otherwise undefined and the recorded failure stands.
  */
-async function recover(db: Db, order: OrderRow): Promise<unknown> {
+async function recover(db: Db, order: OrderRow): Promise<BuyResponse | undefined> {
   if (order.status !== 'failed' || order.errorCode !== 'STORE_PLATFORM_ERROR') return undefined;
   const store = await findStoreById(db, order.storeId);
   if (!store) return undefined;
@@ -190,7 +194,7 @@ async function recover(db: Db, order: OrderRow): Promise<unknown> {
  * it has the order, and the order is settled on that. If the store cannot be asked, it stays
  * pending for the next retry.
  */
-async function settleAbandoned(db: Db, order: OrderRow): Promise<unknown> {
+async function settleAbandoned(db: Db, order: OrderRow): Promise<BuyResponse> {
   const notPlaced = (when: string) =>
     failure(
       'STORE_PLATFORM_ERROR',
@@ -215,7 +219,7 @@ async function settleAbandoned(db: Db, order: OrderRow): Promise<unknown> {
     : finish(db, order, notPlaced('before the store answered, and the store has no such order'));
 }
 
-async function answerRepeat(db: Db, first: OrderRow, hash: string): Promise<unknown> {
+async function answerRepeat(db: Db, first: OrderRow, hash: string): Promise<BuyResponse> {
   const settled = await settledFirst(db, first, hash);
   if (settled.status === 'pending') return settleAbandoned(db, settled);
   return (await recover(db, settled)) ?? replayAnswer(settled);
@@ -227,7 +231,7 @@ export async function placeOrder(
   caller: Caller,
   body: BuyRequest,
   idempotencyKeyHeader: string | undefined,
-): Promise<unknown> {
+): Promise<BuyResponse> {
   const key = checkIdempotencyKey(idempotencyKeyHeader);
   const hash = requestHash(body);
   if (key) {
