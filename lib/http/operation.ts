@@ -73,12 +73,6 @@ export interface DeclaredOperation extends InputSchemas {
   failureSchema: Schema;
 }
 
-const SERVER_ERROR: DocumentedFailure = {
-  status: 500,
-  codes: ['INTERNAL_ERROR'],
-  description: 'Server error',
-};
-
 /** The operation's failures with those every operation of its kind can answer. */
 function documentedFailures(
   spec: OperationSpec<AuthKind, Schema, Schema, Schema, Schema>,
@@ -89,7 +83,13 @@ function documentedFailures(
   if (takesInput && !all.some((f) => f.status === 400 && f.codes.includes(invalidCode))) {
     all.push({ status: 400, codes: [invalidCode], description: 'Invalid input' });
   }
-  if (!all.some((f) => f.status === 500)) all.push(SERVER_ERROR);
+  if (!all.some((f) => f.status === 500)) {
+    all.push({
+      status: 500,
+      codes: [spec.failureCode ?? 'INTERNAL_ERROR'],
+      description: 'Server error',
+    });
+  }
   return all.sort((a, b) => a.status - b.status);
 }
 
