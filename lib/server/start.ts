@@ -1,11 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { env } from '../config/env';
 
 /**
  * `npm start`: builds the app when no build exists (or it is older than the sources), then
- * serves API and dashboard with `next start` on HOST:PORT.
+ * serves API and dashboard on HOST:PORT (lib/server/serve.ts).
  */
 function newestSourceMtime(dir: string): number {
   let newest = 0;
@@ -31,9 +30,4 @@ if (stale) {
   const build = spawnSync('npx', ['next', 'build'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const { HOST, PORT } = env();
-const server = spawn('npx', ['next', 'start', '-H', HOST, '-p', String(PORT)], {
-  stdio: 'inherit',
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+await import('./serve');

@@ -1,14 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redirectLogs } from '../../log/logger';
+import { captureLogs } from '../../testing/logs';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { madeUpWord } from '../../testing/unique';
 
 let t: TestServer;
 let dev: { id: string; key: string };
-let lines: Array<Record<string, any>>;
-let restoreLogs: () => void;
+let logs: ReturnType<typeof captureLogs>;
 
 /** A city no other test uses: the trigger below fails only the inserts that carry it. */
 const CITY = `Failtown ${madeUpWord()}`;
@@ -43,18 +41,11 @@ beforeAll(async () => {
       `CREATE TRIGGER ${TRIGGER} BEFORE INSERT ON shipping_addresses FOR EACH ROW EXECUTE FUNCTION ${TRIGGER}()`,
     ),
   );
-  lines = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  restoreLogs = redirectLogs(sink);
+  logs = captureLogs();
 });
 
 afterAll(async () => {
-  restoreLogs?.();
+  logs?.restore();
   await t?.database.db.execute(sql.raw(`DROP TRIGGER IF EXISTS ${TRIGGER} ON shipping_addresses`));
   await t?.database.db.execute(sql.raw(`DROP FUNCTION IF EXISTS ${TRIGGER}()`));
   await t?.close();
@@ -73,7 +64,7 @@ describe('a request failing in the database', () => {
     expect(res.body.error).toContain(requestId);
     expect(JSON.stringify(res.body)).not.toMatch(/insert|select|shipping_addresses|Hopperfield/i);
 
-    const mine = lines.filter((l) => l.reqId === requestId);
+    const mine = logs.lines.filter((l) => l.reqId === requestId);
     const failure = mine.find((l) => l.msg === 'unhandled error');
     expect(failure?.err).toMatchObject({
       type: 'DrizzleQueryError',
