@@ -29,8 +29,8 @@ export interface OperationContext<A extends AuthKind, B, P, Q> {
 export interface OperationSpec<
   A extends AuthKind,
   B extends Schema | undefined,
-  P extends Schema | undefined,
-  Q extends Schema | undefined,
+  P extends z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined,
   S extends Schema,
 > extends FailureShape {
   /** Which credential the operation requires (see `authenticators`). */
@@ -73,10 +73,16 @@ export interface DeclaredOperation extends InputSchemas {
   failureSchema: Schema;
 }
 
+type AnySpec = OperationSpec<
+  AuthKind,
+  Schema | undefined,
+  z.ZodObject | undefined,
+  z.ZodObject | undefined,
+  Schema
+>;
+
 /** The operation's failures with those every operation of its kind can answer. */
-function documentedFailures(
-  spec: OperationSpec<AuthKind, Schema, Schema, Schema, Schema>,
-): DocumentedFailure[] {
+function documentedFailures(spec: AnySpec): DocumentedFailure[] {
   const all = [...authenticators[spec.auth].failures, ...spec.failures];
   const invalidCode = spec.failureCode ?? spec.invalidCode;
   const takesInput = Boolean(spec.body || spec.params || spec.query);
@@ -94,7 +100,7 @@ function documentedFailures(
 }
 
 /** The operation's OpenAPI entry, and its record in `api.operations`. */
-function document(api: Api, spec: OperationSpec<AuthKind, Schema, Schema, Schema, Schema>) {
+function document(api: Api, spec: AnySpec) {
   const failures = documentedFailures(spec);
   const failureBody = failureSchema(spec);
   const responses: RouteConfig['responses'] = {
@@ -127,8 +133,8 @@ function document(api: Api, spec: OperationSpec<AuthKind, Schema, Schema, Schema
             },
           }
         : {}),
-      ...(spec.params ? { params: spec.params as z.ZodObject } : {}),
-      ...(spec.query ? { query: spec.query as z.ZodObject } : {}),
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
       ...(spec.headers ? { headers: spec.headers } : {}),
     },
     responses,
@@ -158,8 +164,8 @@ function document(api: Api, spec: OperationSpec<AuthKind, Schema, Schema, Schema
 export function defineOperation<
   A extends AuthKind,
   B extends Schema | undefined = undefined,
-  P extends Schema | undefined = undefined,
-  Q extends Schema | undefined = undefined,
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
   S extends Schema = Schema,
 >(
   api: Api,
@@ -171,11 +177,11 @@ export function defineOperation<
 function register<
   A extends AuthKind,
   B extends Schema | undefined,
-  P extends Schema | undefined,
-  Q extends Schema | undefined,
+  P extends z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined,
   S extends Schema,
 >(api: Api, spec: OperationSpec<A, B, P, Q, S>, handler: OperationHandler<A, B, P, Q, S>) {
-  document(api, spec as unknown as OperationSpec<AuthKind, Schema, Schema, Schema, Schema>);
+  document(api, spec);
   const authenticator = authenticators[spec.auth];
   // Named first, so that a failure in any later step is worded the operation's way.
   const name: MiddlewareHandler<ApiEnv> = async (c, next) => {

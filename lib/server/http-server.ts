@@ -2,6 +2,7 @@ import { getRequestListener } from '@hono/node-server';
 import next from 'next';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { buildApi } from '../http/app';
 import { logger } from '../log/logger';
@@ -65,8 +66,9 @@ export async function startHttpServer(opts: {
   // Node hands CONNECT to this event, never to 'request', and drops the connection when nothing
   // listens; served as a plain request, it gets the API's 405.
   server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    if (!(socket instanceof Socket)) return socket.destroy();
     const res = new http.ServerResponse(req);
-    res.assignSocket(socket as never);
+    res.assignSocket(socket);
     res.shouldKeepAlive = false;
     res.on('finish', () => socket.end());
     if (isApiTarget(req.url ?? '/')) void api(req, res);
