@@ -160,8 +160,9 @@ async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise
     );
   }
   if (result.outcome !== 'created') {
+    // The platform's reason can quote the shopper's details; the order records it, the log does not.
     logger().warn(
-      { order: order.id, store: store.id, outcome: result.outcome, reason: result.reason },
+      { order: order.id, store: store.id, outcome: result.outcome },
       'order not placed',
     );
   }
