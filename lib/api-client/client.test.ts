@@ -1,22 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../config/env';
 import { startTestServer, type TestServer } from '../testing/server';
+import { portlandAddress as address } from '../testing/fixtures/address';
 import { uniqueDomain } from '../testing/unique';
 import { ApiRequestError, createApiClient, createOperatorClient, type ApiClient } from './index';
 
 const OPERATOR_TOKEN = 'client-test-operator-token';
-
-const address = {
-  first_name: 'Grace',
-  last_name: 'Hopper',
-  email: 'grace@example.com',
-  phone: '+1 503 555 0100',
-  address_1: '1 Main Street',
-  city: 'Portland',
-  country_code: 'US',
-  province_code: 'OR',
-  postal_code: '97201',
-};
 
 let t: TestServer;
 let api: ApiClient;

@@ -12,6 +12,8 @@ import type {
   BuyRequest,
   BuyResponse,
   GetOrderResponse,
+  GetProductQuery,
+  GetProductResponse,
   ListOrdersResponse,
   SearchProductsRequest,
   SearchProductsResponse,
@@ -63,6 +65,9 @@ export function createApiClient(opts: ClientOptions & { apiKey: string }) {
       ),
     searchProducts: (body: SearchProductsRequest) =>
       request<SearchProductsResponse>(t, 'POST', '/search/products', { body }),
+    /** One product as search shows it; `profile_id` pre-fills the checkout links. */
+    getProduct: (id: string, query: GetProductQuery = {}) =>
+      request<GetProductResponse>(t, 'GET', `/products/${enc(id)}`, { query }),
     /** The same idempotency key never creates two orders: reuse it when retrying. */
     buy: (body: BuyRequest, idempotencyKey?: string) =>
       request<BuyResponse>(t, 'POST', '/buy', {
@@ -70,8 +75,10 @@ export function createApiClient(opts: ClientOptions & { apiKey: string }) {
         headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : undefined,
       }),
     getOrder: (id: string) => request<GetOrderResponse>(t, 'GET', `/orders/${enc(id)}`),
-    listOrders: (userId: string) =>
-      request<ListOrdersResponse>(t, 'GET', '/orders', { query: { user_id: userId } }),
+    listOrders: (userId?: string, limit?: number) =>
+      request<ListOrdersResponse>(t, 'GET', '/orders', {
+        query: { user_id: userId, limit: limit?.toString() },
+      }),
   };
 }
 

@@ -12,6 +12,7 @@ import type {
   storeOrdersResponse,
   storeVerificationResponse,
 } from '../contract/orders';
+import type { getProductQuery, getProductResponse } from '../contract/products';
 import type { searchProductsRequest, searchProductsResponse } from '../contract/search';
 
 export type { ProfileRecord } from '../contract/profiles';
@@ -23,10 +24,12 @@ export type { SearchProduct } from '../contract/search';
 /** Requests as a caller writes them (the schemas' input side: defaults may be left out). */
 export type SearchProductsRequest = z.input<typeof searchProductsRequest>;
 export type BuyRequest = z.input<typeof buyRequest>;
+export type GetProductQuery = Partial<Record<keyof z.input<typeof getProductQuery>, string>>;
 export type AddStoreRequest = z.input<typeof addStoreRequest>;
 
 export type SearchProductsResponse = z.output<typeof searchProductsResponse>;
 export type SearchVariant = SearchProductsResponse['results'][number]['variants'][number];
+export type GetProductResponse = z.output<typeof getProductResponse>;
 export type GetOrderResponse = z.output<typeof getOrderResponse>;
 export type ListOrdersResponse = z.output<typeof listOrdersResponse>;
 export type StoreOrdersResponse = z.output<typeof storeOrdersResponse>;

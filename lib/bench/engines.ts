@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase, type Database } from '../db/client';
+import { openDatabase, type Database, type OpenOptions } from '../db/client';
 
 export const ENGINES = ['pglite', 'postgres', 'citus'] as const;
 export type EngineName = (typeof ENGINES)[number];
@@ -20,6 +20,8 @@ export interface BenchEngine {
   name: EngineName;
   /** Opens (and migrates) a fresh, empty database on the engine. */
   open(): Promise<Database>;
+  /** How another process opens the database open() made. */
+  connection(): OpenOptions;
   /** Stops servers the bench started and removes their data. */
   stop(): Promise<void>;
 }
@@ -48,6 +50,7 @@ export function benchEngine(name: EngineName, dataDir: string, port: number): Be
         fs.rmSync(dataDir, { recursive: true, force: true });
         return openDatabase({ dataDir });
       },
+      connection: () => ({ dataDir }),
       stop: async () => undefined,
     };
   }
@@ -56,6 +59,7 @@ export function benchEngine(name: EngineName, dataDir: string, port: number): Be
   // initdb runs as the postgres user, which must reach its data directories under this one.
   fs.chmodSync(dir, 0o755);
   let started = false;
+  let url: string | undefined;
   return {
     name,
     async open() {
@@ -68,14 +72,14 @@ export function benchEngine(name: EngineName, dataDir: string, port: number): Be
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       started = true;
-      const url = out.trim().split('\n').at(-1)!;
-      return openDatabase({
-        url:
-          name === 'citus'
-            ? `${url}?options=${encodeURIComponent(`-c citus.shard_count=${CITUS_SHARDS}`)}`
-            : url,
-      });
+      const server = out.trim().split('\n').at(-1)!;
+      url =
+        name === 'citus'
+          ? `${server}?options=${encodeURIComponent(`-c citus.shard_count=${CITUS_SHARDS}`)}`
+          : server;
+      return openDatabase({ url });
     },
+    connection: () => ({ url }),
     async stop() {
       if (started) execFileSync('bash', [tools, 'stop', dir], { stdio: 'inherit' });
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { Command, Option } from 'commander';
 import { sql } from 'drizzle-orm';
@@ -10,19 +8,12 @@ import { createDeveloper, createKey } from '../auth/keys';
 import { readProductsFile } from '../catalog/import-files';
 import { BadRecordError, normalizeProduct, type NormalizedProduct } from '../catalog/normalize';
 import { upsertProducts } from '../catalog/upsert';
-import {
-  openDatabase,
-  queryRows,
-  setDatabase,
-  closeDatabase,
-  type Database,
-  type Db,
-} from '../db/client';
-import { refreshSearchStatistics } from '../db/statistics';
+import { openDatabase, queryRows, type Db } from '../db/client';
+import { maintainSearchTables } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
-import { buildApi } from '../http/app';
 import { indexProducts } from '../search/indexer';
 import { addStore } from '../stores/registry';
+import { startApiProcess } from './api-process';
 import { copyEmbeddingCache } from './copy-cache';
 import { benchEngine, ENGINES, type EngineName } from './engines';
 
@@ -53,37 +44,6 @@ function readQueries(file: string): string[] {
     .slice(1)
     .map((l) => l.split('\t')[1]?.trim())
     .filter((q): q is string => Boolean(q));
-}
-
-/**
- * The real API on a loopback port, over the database given. close() also waits for requests
- * still running: a load run ends by dropping its sockets, and their handlers must finish before
- * the database under them is closed.
- */
-async function serveApi(database: Database): Promise<{ url: string; close(): Promise<void> }> {
-  setDatabase(database);
-  const { app } = buildApi();
-  let running = 0;
-  let drained: (() => void) | undefined;
-  const fetch = async (req: Request) => {
-    running++;
-    try {
-      return await app.fetch(req);
-    } finally {
-      if (--running === 0) drained?.();
-    }
-  };
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (running > 0) await new Promise<void>((resolve) => (drained = resolve));
-    },
-  };
 }
 
 interface SearchScopeChoice {
@@ -252,7 +212,7 @@ async function ingest(db: Db, raw: unknown[], count: number) {
   });
   // What a sync does at its end (lib/catalog/ingest.ts): the planner needs the new row counts.
   const analyzeStarted = performance.now();
-  await refreshSearchStatistics(db);
+  await maintainSearchTables(db);
   const analyzeS = (performance.now() - analyzeStarted) / 1000;
   const totalMs = performance.now() - started;
   const perSecond = (ms: number) => Math.round((ids.length / Math.max(ms / 1000, 1e-3)) * 10) / 10;
@@ -348,13 +308,15 @@ async function main() {
     const databaseMb = await catalogueMegabytes(db);
     console.log(`catalogue in the database (tables and indexes): ${databaseMb} MB`);
 
-    setDatabase(database);
-    const api = await serveApi(database);
+    const dev = await createDeveloper(db, 'bench', 'pro');
+    const { key } = await createKey(db, dev.id);
+    // The API runs in a process of its own; an embedded database has one owner at a time.
+    await database.close();
+    const api = await startApiProcess(engine.connection());
     let oneStore;
     let allStores;
+    let rssMb;
     try {
-      const dev = await createDeveloper(db, 'bench', 'pro');
-      const { key } = await createKey(db, dev.id);
       oneStore = await benchScope(
         api,
         key,
@@ -370,10 +332,8 @@ async function main() {
         opts.seconds,
       );
     } finally {
-      await api.close();
-      await closeDatabase();
+      rssMb = await api.stop();
     }
-    const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
     console.log(`peak RSS of the API process (with embedded PGlite when pglite): ${rssMb} MB`);
 
     let imageQuery;

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { products } from '../db/schema';
-import { refreshSearchStatistics } from '../db/statistics';
+import { maintainSearchTables } from '../db/statistics';
 import { logger } from '../log/logger';
 import { indexProducts } from '../search/indexer';
 import { unindexLexical } from '../search/lexical-index';
@@ -132,7 +132,7 @@ export async function ingestPages(
     await report(true);
   }
   if (progress.added + progress.changed + progress.removed > 0) {
-    await refreshSearchStatistics(db);
+    await maintainSearchTables(db);
   }
   return progress;
 }

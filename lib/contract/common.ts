@@ -9,6 +9,9 @@ export const idInput = z
 /** The `{id}` path parameter of the routes that name one resource. */
 export const idParams = z.object({ id: idInput });
 
+/** A store domain as a caller writes it; stores are looked up by its normalized form. */
+export const storeDomainInput = z.string().trim().min(1, 'must not be empty').max(255);
+
 export const isoTimestamp = z
   .string()
   .meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-22T10:00:00.000Z' });

@@ -47,13 +47,17 @@ export const buyRequest = z
 
 export type BuyRequest = z.output<typeof buyRequest>;
 
-export const idempotencyHeaders = z.object({
-  'Idempotency-Key': z.string().optional().meta({
+/** An Idempotency-Key: what the header carries on HTTP and the `buy` tool's argument over MCP. */
+export const idempotencyKey = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters (no spaces)')
+  .meta({
     description:
       'Makes retries safe: the same key with the same body returns the first answer and never creates a second order; with another body it is refused with IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters, scoped to the developer.',
     example: 'checkout-7f3c2a',
-  }),
-});
+  });
+
+export const idempotencyHeaders = z.object({ 'Idempotency-Key': idempotencyKey.optional() });
 
 export const buyResponse = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idInput } from './common';
+import { idInput, storeDomainInput } from './common';
 
 /** Upper bound of max_result_count: a page an agent can read, and a bounded query for us. */
 export const MAX_RESULT_CAP = 100;
@@ -46,11 +46,7 @@ export const searchProductsRequest = z
       description:
         'Store to search in (takes precedence over store_domain); with neither, every store open to the caller is searched',
     }),
-    store_domain: z
-      .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(255)
+    store_domain: storeDomainInput
       .optional()
       .meta({ description: 'Domain of the store to search in' }),
     query_weight: unit('query_weight').optional(),

@@ -219,6 +219,8 @@ export const products = pgTable(
     primaryKey({ columns: [t.storeId, t.id] }),
     uniqueIndex('products_store_external_uq').on(t.storeId, t.externalId),
     index('products_id_idx').on(t.id),
+    // GET /products/{id} finds a platform id in every store the caller may see.
+    index('products_external_idx').on(t.externalId),
   ],
 );
 

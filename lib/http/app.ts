@@ -7,11 +7,13 @@ import { ApiError } from '../errors';
 import { logger } from '../log/logger';
 import type { ApiEnv } from './env';
 import { failureResponse } from './failure';
+import { mcpRoutes } from '../mcp/http';
 import { openApiDocument, type Api } from './openapi';
 import type { DeclaredOperation } from './operation';
 import { adminStoreCredentialRoutes } from './routes/admin-store-credentials';
 import { adminStoreRoutes } from './routes/admin-stores';
 import { orderRoutes } from './routes/orders';
+import { productRoutes } from './routes/products';
 import { profileRoutes } from './routes/profiles';
 import { allowedMethods } from './routing';
 import { searchRoutes } from './routes/search';
@@ -27,6 +29,8 @@ const routeGroups: Array<(api: Api) => void> = [
   adminStoreCredentialRoutes,
   orderRoutes,
   searchRoutes,
+  productRoutes,
+  mcpRoutes,
 ];
 
 export interface ApiApp {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { ApiCode } from '../contract/codes';
-import { buyResponse, type BuyRequest, type BuyResponse } from '../contract/orders';
+import { buyResponse, idempotencyKey, type BuyRequest, type BuyResponse } from '../contract/orders';
 import type { Db } from '../db/client';
 import { orders } from '../db/schema';
 import { ApiError } from '../errors';
@@ -15,14 +15,13 @@ import type { OrderRow } from './records';
  * for the winner's answer.
  */
 
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
 export function checkIdempotencyKey(key: string | undefined): string | undefined {
   if (key === undefined) return undefined;
-  if (!KEY_PATTERN.test(key)) {
+  const checked = idempotencyKey.safeParse(key);
+  if (!checked.success) {
     throw new ApiError(
       'BAD_REQUEST_ERROR',
-      'The Idempotency-Key header must be 1 to 255 visible ASCII characters (no spaces)',
+      `The Idempotency-Key header ${checked.error.issues[0]?.message ?? 'is not valid'}`,
     );
   }
   return key;

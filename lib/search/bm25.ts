@@ -3,8 +3,8 @@
  * retrieval query (which scores with the statistics of the moment). Standard parameters; titles
  * are short, so length normalization stays moderate.
  */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 
 /** Inverse document frequency as BM25 (Robertson-Sparck Jones, kept positive) defines it. */
 export function idf(docCount: number, df: number): number {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
-import { refreshSearchStatistics } from '../db/statistics';
+import { maintainSearchTables } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
 import { indexProductImages, type ImageIndexResult } from '../images/indexer';
 import { indexLexical, type IndexableProduct } from './lexical-index';
@@ -127,6 +127,6 @@ export async function reindexAll(db: Db, opts: IndexOptions = {}): Promise<Index
     rows.map((r) => Number(r.id)),
     opts,
   );
-  await refreshSearchStatistics(db);
+  await maintainSearchTables(db);
   return result;
 }

@@ -1,24 +1,18 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { planAtLeast, type Caller } from '../auth/keys';
-import {
-  DEFAULT_RESULT_COUNT,
-  type SearchProduct,
-  type SearchProductsRequest,
-} from '../contract/search';
+import { DEFAULT_RESULT_COUNT, type SearchProductsRequest } from '../contract/search';
 import type { ShippingRecord } from '../contract/shipping';
 import type { Db } from '../db/client';
-import { queryRows } from '../db/client';
 import { styles } from '../db/schema';
 import { textEmbedder } from '../embeddings';
 import { ApiError } from '../errors';
 import { embedQueryImage } from '../images/query';
-import { attachedShipping, findProfile } from '../profiles/service';
-import { canAccessStore, closedStoreIds, findStoreByDomain, findStoreById } from '../stores/access';
-import { checkoutUrl, checkoutUrlWithShipping } from './checkout';
+import { attachedShipping } from '../profiles/service';
+import { closedStoreIds, requireVisibleStore } from '../stores/access';
 import { rankProducts } from './engine';
 import { oneStoreScope } from './lexical-index';
+import { loadProducts, requireProfile, toResult } from './product-results';
 import type { CandidateFilters, SearchScope, VectorQuery } from './retrieve';
-import { bigintArray, textArray } from './sql-arrays';
 
 const IMAGE_PLAN = 'pro';
 
@@ -34,15 +28,10 @@ async function resolveScope(
   if (req.store_id === undefined && req.store_domain === undefined) {
     return { excludeStoreIds: await closedStoreIds(db, caller.developerId) };
   }
-  const store = req.store_id
-    ? await findStoreById(db, req.store_id)
-    : await findStoreByDomain(db, req.store_domain!);
-  const name = req.store_id ? `id ${req.store_id}` : `domain ${req.store_domain}`;
-  // A store closed to this developer is reported like a missing one: this operation has no
-  // FORBIDDEN code, and its existence is none of the caller's business.
-  if (!store || !(await canAccessStore(db, store, caller.developerId))) {
-    throw new ApiError('STORE_NOT_FOUND', `No store with ${name}`, 404, `Unknown store ${name}`);
-  }
+  const store = await requireVisibleStore(db, caller.developerId, {
+    storeId: req.store_id,
+    storeDomain: req.store_domain,
+  });
   return oneStoreScope(db, store.id);
 }
 
@@ -68,108 +57,13 @@ async function imageQuery(db: Db, caller: Caller, url: string): Promise<VectorQu
   return { modelId, dimensions: vector.length, vector };
 }
 
-interface ProductRow {
-  id: number;
-  store_id: string;
-  store_name: string;
-  store_domain: string;
-  external_id: string;
-  title: string;
-  handle: string;
-  description: string;
-  product_type: string;
-  images: string[];
-  options: Array<{ name: string; values: string[] }>;
-  variants: Array<{
-    external_id: string;
-    title: string;
-    option1: string | null;
-    option2: string | null;
-    option3: string | null;
-    price: string;
-    available: boolean;
-  }>;
-}
-
-/** The products with the variants that pass the same filters as the ranking. */
-async function loadProducts(db: Db, ids: number[], filters: CandidateFilters) {
-  const conditions = [sql`v.store_id = p.store_id`, sql`v.product_id = p.id`];
-  if (filters.priceMin !== undefined) conditions.push(sql`v.price >= ${filters.priceMin}`);
-  if (filters.priceMax !== undefined) conditions.push(sql`v.price <= ${filters.priceMax}`);
-  if (filters.excludeVariantIds?.length) {
-    conditions.push(sql`v.external_id <> ALL(${textArray(filters.excludeVariantIds)})`);
-  }
-  const rows = await queryRows<ProductRow>(
-    db,
-    sql`SELECT p.id::float8 AS id, p.store_id, s.name AS store_name, s.domain AS store_domain,
-               p.external_id, p.title, p.handle, p.description,
-               p.product_type, p.images, p.options,
-               coalesce((SELECT json_agg(json_build_object(
-                   'external_id', v.external_id, 'title', v.title, 'option1', v.option1,
-                   'option2', v.option2, 'option3', v.option3, 'price', v.price::text,
-                   'available', v.available) ORDER BY v.position, v.id)
-                 FROM variants v WHERE ${sql.join(conditions, sql` AND `)}), '[]') AS variants
-        FROM products p JOIN stores s ON s.id = p.store_id
-        WHERE p.id = ANY(${bigintArray(ids)})`,
-  );
-  return new Map(rows.map((r) => [Number(r.id), r]));
-}
-
-function toVariantId(externalId: string): number {
-  const n = Number(externalId);
-  return Number.isSafeInteger(n) ? n : 0;
-}
-
-function toResult(row: ProductRow, shipping?: ShippingRecord): SearchProduct {
-  const store = { id: row.store_id, name: row.store_name, domain: row.store_domain };
-  return {
-    id: row.external_id,
-    title: row.title,
-    handle: row.handle,
-    description: row.description,
-    product_type: row.product_type,
-    images: row.images ?? [],
-    options: row.options ?? [],
-    variants: row.variants.map((v) => ({
-      id: toVariantId(v.external_id),
-      title: v.title,
-      option1: v.option1,
-      option2: v.option2,
-      option3: v.option3,
-      price: Number(v.price).toFixed(2),
-      available: v.available,
-      checkout_url: checkoutUrl(store.domain, v.external_id),
-      ...(shipping
-        ? {
-            checkout_url_with_shipping: checkoutUrlWithShipping(
-              store.domain,
-              v.external_id,
-              shipping,
-            ),
-          }
-        : {}),
-    })),
-    store_id: store.id,
-    store_name: store.name,
-    store_domain: store.domain,
-  };
-}
-
 /** POST /search/products: resolve scope and profile, rank once, and shape the results. */
 export async function searchProducts(db: Db, caller: Caller, req: SearchProductsRequest) {
   const scope = await resolveScope(db, caller, req);
   let style: number[] | undefined;
   let shipping: ShippingRecord | undefined;
   if (req.profile_id !== undefined) {
-    const profile = await findProfile(db, caller, req.profile_id);
-    if (!profile) {
-      throw new ApiError(
-        'PROFILE_NOT_FOUND',
-        `No profile with id ${req.profile_id}`,
-        404,
-        `Unknown profile_id ${req.profile_id}`,
-      );
-    }
+    const profile = await requireProfile(db, caller, req.profile_id);
     [style, shipping] = await Promise.all([
       styleVector(db, profile.id),
       attachedShipping(db, profile.id),

@@ -1,15 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
-import { BM25_B, BM25_K1 } from './bm25';
+import { impact } from './bm25';
 import type { LexicalQuery } from './query-terms';
 import { BM25_FULL, COVERAGE_SHARE } from './score';
-import { floatArray, textArray } from './sql-arrays';
+import { textArray } from './sql-arrays';
 import { indexPredicate, typedEmbedding, vectorParam } from './vector-index';
 
 /**
  * HNSW search breadth. Iterative scanning (relaxed order) keeps walking the graph past rows the
- * store or price filter rejects, so a filtered search still fills its candidate list.
+ * store or price filter rejects, so a filtered search still fills its candidate list. On Citus
+ * both are database defaults set by migration 0006, which must say the same.
  */
 const HNSW_EF_SEARCH = 100;
 
@@ -101,11 +102,6 @@ function variantFilter(req: RetrievalRequest, alias: string): SQL | undefined {
     WHERE ${inScope(req.scope, 'v')} AND ${sql.join(parts, sql` AND `)})`;
 }
 
-/** BM25 of one posting row `sp` for the query term row `q` (weight = term weight x IDF). */
-function postingScore(avgdl: number): SQL {
-  return sql`q.w * sp.tf * ${BM25_K1 + 1} / (sp.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * sp.doc_len / ${avgdl}::float8))`;
-}
-
 /** score.ts's lexicalSimilarity in SQL, over the sums of a product's postings. */
 function lexicalSimilaritySql(bm25: SQL, matched: SQL, idfTotal: number): SQL {
   const total = Math.max(idfTotal, 1e-9);
@@ -114,10 +110,13 @@ function lexicalSimilaritySql(bm25: SQL, matched: SQL, idfTotal: number): SQL {
 }
 
 /**
- * The lexical candidates: for each term its best postings in scope, then the products they name,
- * best lexical similarity over those postings first. A product missing from a common term's best
- * postings misses that term's (small, low-IDF) part here only: the candidates' scores are computed
- * on all their postings afterwards (ls in retrievalQuery).
+ * The lexical candidates: for each term its best postings in scope by stored impact, then the
+ * products they name, best lexical similarity over those postings first. The reads and the
+ * ranking use only the impact index's own columns, so they are index-only scans that stop after
+ * their first rows. Impacts carry the average length of the day they were indexed; they decide
+ * only who is a candidate. Every candidate is then scored exactly, on all its postings of the
+ * query and the statistics of the moment (scoreCandidates), so a product missing from a common
+ * term's best postings loses that term's (small, low-IDF) part here only.
  */
 function lexicalCandidates(req: RetrievalRequest, lex: LexicalQuery): SQL {
   const filter = variantFilter(req, 'g');
@@ -126,18 +125,18 @@ function lexicalCandidates(req: RetrievalRequest, lex: LexicalQuery): SQL {
     'storeId' in req.scope
       ? sql`sp.impact DESC NULLS LAST, sp.product_id`
       : sql`sp.impact DESC NULLS LAST, sp.store_id, sp.product_id`;
+  // Each read carries its term's weight, so that no join is needed to find it.
   const reads = lex.terms.map(
-    (t) => sql`(SELECT sp.store_id, sp.product_id, sp.term, sp.tf, sp.doc_len
+    (t) => sql`(SELECT sp.store_id, sp.product_id, ${t.weight}::float8 * sp.impact AS s,
+             ${t.weight}::float8 AS w
       FROM search_postings sp
       WHERE sp.term = ${t.term} AND ${inScope(req.scope, 'sp')}
       ORDER BY ${readOrder} LIMIT ${TERM_POSTINGS_READ})`,
   );
-  return sql`sp AS (${sql.join(reads, sql` UNION ALL `)}),
-    lex AS (
+  return sql`lex AS (
       SELECT g.store_id, g.product_id FROM (
-        SELECT sp.store_id, sp.product_id,
-               sum(${postingScore(lex.avgdl)}) AS bm25, sum(q.w) AS matched
-        FROM sp JOIN q ON q.term = sp.term
+        SELECT sp.store_id, sp.product_id, sum(sp.s) AS bm25, sum(sp.w) AS matched
+        FROM (${sql.join(reads, sql` UNION ALL `)}) sp
         GROUP BY sp.store_id, sp.product_id) g
       ${filter ? sql`WHERE ${filter}` : sql``}
       ORDER BY ${lexicalSimilaritySql(sql.raw('g.bm25'), sql.raw('g.matched'), lex.idfTotal)} DESC,
@@ -193,10 +192,13 @@ function similarity(
 
 /**
  * One statement over every store in scope: the best lexical matches, the nearest neighbours of
- * the query's text and image vectors, then every signal for their union, the lexical ones
- * computed on all the candidate's postings of the query. Every catalogue table is joined on
- * (store_id, product id) and filtered by the scope, so that Citus runs each part inside the
- * shards, and routes a one-store search to the one shard holding the store.
+ * the query's text and image vectors, then for their union one row per candidate with its vector
+ * similarities, followed by one row per posting of the query's terms that the candidate holds
+ * (kind 1), from which scoreCandidates computes exact BM25 with the global statistics. Every
+ * catalogue table is joined on (store_id, product id) and filtered by the scope, so that Citus runs
+ * each part inside the shards, and routes a one-store search to the one shard holding the store.
+ * The postings come back as rows rather than as a grouped join: a grouped subquery joined to the
+ * candidates was planned as a nested loop over it on every engine but a server's.
  */
 export function retrievalQuery(req: RetrievalRequest): SQL {
   const lex = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
@@ -208,38 +210,89 @@ export function retrievalQuery(req: RetrievalRequest): SQL {
   const lexical = lex
     ? lexicalCandidates(req, lex)
     : sql`lex AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id WHERE false)`;
-  // Materialized: computed once for the union and joined by hash, where a grouped subquery on
-  // the inner side of a join was re-aggregated for every candidate.
-  const scores = lex
-    ? sql`, ls AS MATERIALIZED (
-        SELECT sp.store_id, sp.product_id,
-               sum(${postingScore(lex.avgdl)}) AS bm25, sum(q.w) AS matched
-        FROM search_postings sp JOIN q ON q.term = sp.term
-        WHERE ${inScope(req.scope, 'sp')}
-          AND (sp.store_id, sp.product_id) IN (SELECT store_id, product_id FROM c)
-        GROUP BY sp.store_id, sp.product_id)`
-    : sql`, ls AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id,
-                          NULL::float8 AS bm25, NULL::float8 AS matched WHERE false)`;
+  const postings = lex
+    ? sql`UNION ALL
+      SELECT 1, sp.store_id, sp.product_id::float8, NULL, sp.term, sp.tf::float8, sp.doc_len::float8,
+             NULL, NULL, NULL
+      FROM search_postings sp
+      WHERE ${inScope(req.scope, 'sp')}
+        AND sp.term = ANY(${textArray(terms.map((t) => t.term))})
+        AND (sp.store_id, sp.product_id) IN (SELECT store_id, product_id FROM c)`
+    : sql``;
 
   return sql`
-    WITH q AS (SELECT * FROM unnest(${textArray(terms.map((t) => t.term))},
-                                    ${floatArray(terms.map((t) => t.weight))}) AS q(term, w)),
-    ${lexical},
+    WITH ${lexical},
     ${nearest(req, 'vec', 'text', text)},
     ${nearest(req, 'img', 'image', req.image)},
     c AS (SELECT store_id, product_id FROM lex UNION SELECT store_id, product_id FROM vec
           UNION SELECT store_id, product_id FROM img)
-    ${scores} ${textSim.cte} ${imageSim.cte} ${styleSim.cte}
-    SELECT p.store_id, p.id::float8 AS product_id, p.available,
-           coalesce(ls.bm25, 0)::float8 AS bm25, coalesce(ls.matched, 0)::float8 AS matched,
+    ${textSim.cte} ${imageSim.cte} ${styleSim.cte}
+    SELECT 0 AS kind, p.store_id, p.id::float8 AS product_id, p.available,
+           NULL::text AS term, NULL::float8 AS tf, NULL::float8 AS doc_len,
            ${textSim.value} AS text_cosine,
            ${imageSim.value} AS image_cosine,
            ${styleSim.value} AS style_cosine
     FROM products p
     JOIN c ON c.store_id = p.store_id AND c.product_id = p.id
-    LEFT JOIN ls ON ls.store_id = p.store_id AND ls.product_id = p.id
     ${textSim.join} ${imageSim.join} ${styleSim.join}
-    WHERE ${inScope(req.scope, 'p')}`;
+    WHERE ${inScope(req.scope, 'p')}
+    ${postings}`;
+}
+
+interface RetrievalRow {
+  kind: number;
+  store_id: string;
+  product_id: number;
+  available: boolean | null;
+  term: string | null;
+  tf: number | null;
+  doc_len: number | null;
+  text_cosine: number | null;
+  image_cosine: number | null;
+  style_cosine: number | null;
+}
+
+/**
+ * The candidates with their signals: BM25 summed over each candidate's postings in the query's
+ * term order (so that every engine adds the same numbers in the same order), with the IDF-weighted
+ * term weights and the average length of this query's statistics.
+ */
+function scoreCandidates(rows: RetrievalRow[], lexical: LexicalQuery | undefined): Candidate[] {
+  const weights = new Map(lexical?.terms.map((t) => [t.term, t.weight]));
+  const avgdl = lexical?.avgdl ?? 1;
+  const postingsOf = new Map<string, Map<string, RetrievalRow>>();
+  for (const r of rows) {
+    if (Number(r.kind) !== 1) continue;
+    const key = `${r.store_id}/${Number(r.product_id)}`;
+    const held = postingsOf.get(key) ?? new Map<string, RetrievalRow>();
+    held.set(r.term!, r);
+    postingsOf.set(key, held);
+  }
+  const idfTotal = Math.max(lexical?.idfTotal ?? 0, 1e-9);
+  return rows
+    .filter((r) => Number(r.kind) === 0)
+    .map((r) => {
+      const held = postingsOf.get(`${r.store_id}/${Number(r.product_id)}`);
+      let bm25 = 0;
+      let matched = 0;
+      for (const t of lexical?.terms ?? []) {
+        const posting = held?.get(t.term);
+        if (!posting) continue;
+        const w = weights.get(t.term)!;
+        bm25 += w * impact(Number(posting.tf), Number(posting.doc_len), avgdl);
+        matched += w;
+      }
+      return {
+        productId: Number(r.product_id),
+        storeId: r.store_id,
+        available: Boolean(r.available),
+        bm25: bm25 / idfTotal,
+        coverage: Math.min(1, matched / idfTotal),
+        textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
+        imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
+        styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),
+      };
+    });
 }
 
 /**
@@ -249,33 +302,14 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
   const query = retrievalQuery(req);
   const rows = await db.transaction(async (tx) => {
     // Settings for this statement alone: SET LOCAL ends with the transaction, so a pooled
-    // connection never carries them to another query. On Citus, propagate_set_commands sends
-    // them on to the workers that run the shards (elsewhere it is an inert placeholder).
+    // connection never carries them to another query. Citus workers run their shards with the
+    // database defaults the migrations set (0006_citus_search_settings.sql) instead.
     if (req.text || req.image) {
-      await tx.execute(sql.raw(`SET LOCAL citus.propagate_set_commands = 'local'`));
       await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`));
       await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
     }
-    return queryRows<{
-      store_id: string;
-      product_id: number;
-      available: boolean;
-      bm25: number;
-      matched: number;
-      text_cosine: number | null;
-      image_cosine: number | null;
-      style_cosine: number | null;
-    }>(tx as unknown as Db, query);
+    return queryRows<RetrievalRow>(tx as unknown as Db, query);
   });
-  const idfTotal = Math.max(req.lexical?.idfTotal ?? 0, 1e-9);
-  return rows.map((r) => ({
-    productId: Number(r.product_id),
-    storeId: r.store_id,
-    available: r.available,
-    bm25: Number(r.bm25) / idfTotal,
-    coverage: Math.min(1, Number(r.matched) / idfTotal),
-    textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
-    imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
-    styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),
-  }));
+  const lexical = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
+  return scoreCandidates(rows, lexical);
 }

@@ -62,6 +62,28 @@ export async function canAccessStore(
   return Boolean(row);
 }
 
+/**
+ * The store a request names by id (which wins) or by domain, if the developer may use it. A
+ * store closed to the developer is reported like a missing one: the operations that name stores
+ * this way have no FORBIDDEN code, and a closed store's existence is none of the caller's business.
+ */
+export async function requireVisibleStore(
+  db: Db,
+  developerId: string,
+  ref: { storeId?: string; storeDomain?: string },
+): Promise<StoreRow> {
+  const store = ref.storeId
+    ? await findStoreById(db, ref.storeId)
+    : ref.storeDomain !== undefined
+      ? await findStoreByDomain(db, ref.storeDomain)
+      : undefined;
+  if (!store || !(await canAccessStore(db, store, developerId))) {
+    const name = ref.storeId ? `id ${ref.storeId}` : `domain ${ref.storeDomain}`;
+    throw new ApiError('STORE_NOT_FOUND', `No store with ${name}`, 404, `Unknown store ${name}`);
+  }
+  return store;
+}
+
 /** The store, if it exists (STORE_NOT_FOUND) and its policy admits the developer (FORBIDDEN). */
 export async function requireStoreAccess(
   db: Db,

@@ -115,6 +115,10 @@ beforeAll(async () => {
       },
     },
     getOrder: { params: { id: 'ord_missing' } },
+    getProduct: {
+      params: { id: '1001' },
+      query: { store_id: storeId, store_domain: 'nul.example', profile_id: withStyle },
+    },
     listOrders: { query: { user_id: withStyle, limit: '5' } },
     searchProducts: {
       body: { query: { text: 'linen shirt' }, store_id: storeId, profile_id: withStyle },

@@ -1,0 +1,96 @@
+import { fork } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import { closeDatabase, openDatabase, setDatabase, type OpenOptions } from '../db/client';
+import { buildApi } from '../http/app';
+
+/**
+ * The API alone in its own process, as it runs in production: the bench measures its latency
+ * and its peak memory apart from the load generator and from the ingest that filled the
+ * database (whose buffers and model would otherwise count as the server's).
+ */
+export interface ApiProcess {
+  url: string;
+  /** Stops the server after its running requests and reports its peak RSS in MB. */
+  stop(): Promise<number>;
+}
+
+type FromChild = { url: string } | { rssMb: number } | { error: string };
+
+export function startApiProcess(database: OpenOptions): Promise<ApiProcess> {
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_API_DATABASE: JSON.stringify(database) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = () =>
+    new Promise<FromChild>((resolve, reject) => {
+      const onExit = (code: number | null) =>
+        reject(new Error(`the bench's API process exited (${code}) before answering`));
+      child.once('exit', onExit);
+      child.once('message', (m) => {
+        child.off('exit', onExit);
+        resolve(m as FromChild);
+      });
+    });
+  return next().then((first) => {
+    if (!('url' in first)) {
+      child.kill();
+      throw new Error(`the bench's API process failed: ${'error' in first ? first.error : ''}`);
+    }
+    return {
+      url: first.url,
+      async stop() {
+        const answer = next();
+        child.send('stop');
+        const last = await answer;
+        if (!('rssMb' in last)) throw new Error('the API process did not report its memory');
+        return last.rssMb;
+      },
+    };
+  });
+}
+
+/**
+ * Child side: serves until told to stop. Stopping waits for requests still running: a load run
+ * ends by dropping its sockets, and their handlers must finish before the database is closed.
+ */
+async function serveUntilStopped(options: OpenOptions): Promise<void> {
+  setDatabase(await openDatabase(options));
+  const { app } = buildApi();
+  let running = 0;
+  let drained: (() => void) | undefined;
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve(
+      {
+        fetch: async (req: Request) => {
+          running++;
+          try {
+            return await app.fetch(req);
+          } finally {
+            if (--running === 0) drained?.();
+          }
+        },
+        hostname: '127.0.0.1',
+        port: 0,
+      },
+      () => resolve(s),
+    );
+  });
+  process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  process.once('message', async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (running > 0) await new Promise<void>((resolve) => (drained = resolve));
+    await closeDatabase();
+    process.send!({ rssMb: Math.round(process.resourceUsage().maxRSS / 1024) }, () =>
+      process.exit(0),
+    );
+  });
+}
+
+if (process.env.BENCH_API_DATABASE && process.send) {
+  serveUntilStopped(JSON.parse(process.env.BENCH_API_DATABASE) as OpenOptions).catch((err: Error) =>
+    process.send!({ error: err.message }, () => process.exit(1)),
+  );
+}

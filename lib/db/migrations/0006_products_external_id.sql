@@ -1,0 +1,1 @@
+CREATE INDEX "products_external_idx" ON "products" USING btree ("external_id");

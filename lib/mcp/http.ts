@@ -1,0 +1,54 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createApiClient } from '../api-client';
+import { env } from '../config/env';
+import type { Api } from '../http/openapi';
+import { createShoppingMcpServer } from './server';
+
+/**
+ * `/api/mcp`: the MCP server over Streamable HTTP. Stateless, like the rest of the app: each
+ * request gets its own server and transport, so any replica can answer any request. The tools
+ * call this same app in process with the caller's own `authorization` header, so a tool call is
+ * exactly the HTTP request an API client would send.
+ */
+export function mcpRoutes({ app, registry }: Api): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/mcp',
+    operationId: 'mcp',
+    summary: 'Model Context Protocol endpoint (Streamable HTTP) for shopping agents (extension)',
+    description:
+      'JSON-RPC messages of the Model Context Protocol, answered as JSON. The tools (search_products, get_product, ' +
+      'create_profile, get_profile, set_style, set_shipping_address, checkout_link, buy, get_order, list_orders) call ' +
+      'this API with the API key sent here in `authorization`; failures are tool errors that start with the API code.',
+    tags: ['MCP'],
+    security: [{ ApiKey: [] }],
+    responses: { 200: { description: 'A JSON-RPC response' } },
+  });
+
+  app.post('/mcp', async (c) => {
+    const outer = c.req.raw;
+    const requestId = c.var.requestId;
+    const api = createApiClient({
+      baseUrl: new URL('/api', outer.url).toString(),
+      apiKey: outer.headers.get('authorization') ?? '',
+      fetch: async (input, init) => {
+        const inner = new Request(input, init);
+        inner.headers.set('x-request-id', requestId);
+        return app.fetch(inner);
+      },
+    });
+    const server = createShoppingMcpServer(api);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      enableJsonResponse: true,
+      maxRequestBodySize: env().MAX_BODY_BYTES,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(outer);
+    } finally {
+      await server.close();
+    }
+  });
+  // Stateless: no session to resume or end, and nothing to push outside a request's answer, so
+  // GET and DELETE get the app's 405 with `Allow: POST`, as the transport's specification asks.
+}

@@ -1,0 +1,33 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ApiRequestError } from '../api-client';
+
+/**
+ * A tool's answer from its API calls: the result as structured content and a short summary for
+ * the agent to read. A failure the API answered becomes a tool error that starts with the API's
+ * code, so an agent can act on it as an HTTP client would; anything else propagates, and the SDK
+ * reports it as a tool error with its message.
+ */
+export async function answer<T extends object>(
+  call: () => Promise<T>,
+  summarize: (result: T) => string,
+): Promise<CallToolResult> {
+  let result: T;
+  try {
+    result = await call();
+  } catch (err) {
+    if (err instanceof ApiRequestError) return apiFailure(err);
+    throw err;
+  }
+  return {
+    structuredContent: result as Record<string, unknown>,
+    content: [{ type: 'text', text: summarize(result) }],
+  };
+}
+
+function apiFailure(err: ApiRequestError): CallToolResult {
+  const details = err.details && !err.message.includes(err.details) ? ` (${err.details})` : '';
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${err.code}: ${err.message}${details}` }],
+  };
+}

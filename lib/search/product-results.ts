@@ -1,0 +1,127 @@
+import { sql } from 'drizzle-orm';
+import type { SearchProduct } from '../contract/search';
+import type { ShippingRecord } from '../contract/shipping';
+import type { Caller } from '../auth/keys';
+import type { Db } from '../db/client';
+import { queryRows } from '../db/client';
+import { ApiError } from '../errors';
+import { attachedShipping, findProfile } from '../profiles/service';
+import { checkoutUrl, checkoutUrlWithShipping } from './checkout';
+import type { CandidateFilters } from './retrieve';
+import { bigintArray, textArray } from './sql-arrays';
+
+/**
+ * Products in the shape of POST /search/products: shared by search and GET /products/{id}, so
+ * a product reads the same whichever way it was found.
+ */
+
+export interface ProductRow {
+  id: number;
+  store_id: string;
+  store_name: string;
+  store_domain: string;
+  external_id: string;
+  title: string;
+  handle: string;
+  description: string;
+  product_type: string;
+  images: string[];
+  options: Array<{ name: string; values: string[] }>;
+  variants: Array<{
+    external_id: string;
+    title: string;
+    option1: string | null;
+    option2: string | null;
+    option3: string | null;
+    price: string;
+    available: boolean;
+  }>;
+}
+
+/** The profile the caller named, or PROFILE_NOT_FOUND (another developer's reads the same). */
+export async function requireProfile(db: Db, caller: Caller, profileId: string) {
+  const profile = await findProfile(db, caller, profileId);
+  if (!profile) {
+    throw new ApiError(
+      'PROFILE_NOT_FOUND',
+      `No profile with id ${profileId}`,
+      404,
+      `Unknown profile_id ${profileId}`,
+    );
+  }
+  return profile;
+}
+
+/** The address checkout links are pre-filled with: the named profile's attached one, if any. */
+export async function shippingFor(
+  db: Db,
+  caller: Caller,
+  profileId: string | undefined,
+): Promise<ShippingRecord | undefined> {
+  if (profileId === undefined) return undefined;
+  return attachedShipping(db, (await requireProfile(db, caller, profileId)).id);
+}
+
+/** The products with the variants that pass the filters (all of them without filters). */
+export async function loadProducts(db: Db, ids: number[], filters: CandidateFilters = {}) {
+  const conditions = [sql`v.store_id = p.store_id`, sql`v.product_id = p.id`];
+  if (filters.priceMin !== undefined) conditions.push(sql`v.price >= ${filters.priceMin}`);
+  if (filters.priceMax !== undefined) conditions.push(sql`v.price <= ${filters.priceMax}`);
+  if (filters.excludeVariantIds?.length) {
+    conditions.push(sql`v.external_id <> ALL(${textArray(filters.excludeVariantIds)})`);
+  }
+  const rows = await queryRows<ProductRow>(
+    db,
+    sql`SELECT p.id::float8 AS id, p.store_id, s.name AS store_name, s.domain AS store_domain,
+               p.external_id, p.title, p.handle, p.description,
+               p.product_type, p.images, p.options,
+               coalesce((SELECT json_agg(json_build_object(
+                   'external_id', v.external_id, 'title', v.title, 'option1', v.option1,
+                   'option2', v.option2, 'option3', v.option3, 'price', v.price::text,
+                   'available', v.available) ORDER BY v.position, v.id)
+                 FROM variants v WHERE ${sql.join(conditions, sql` AND `)}), '[]') AS variants
+        FROM products p JOIN stores s ON s.id = p.store_id
+        WHERE p.id = ANY(${bigintArray(ids)})`,
+  );
+  return new Map(rows.map((r) => [Number(r.id), r]));
+}
+
+function toVariantId(externalId: string): number {
+  const n = Number(externalId);
+  return Number.isSafeInteger(n) ? n : 0;
+}
+
+export function toResult(row: ProductRow, shipping?: ShippingRecord): SearchProduct {
+  const store = { id: row.store_id, name: row.store_name, domain: row.store_domain };
+  return {
+    id: row.external_id,
+    title: row.title,
+    handle: row.handle,
+    description: row.description,
+    product_type: row.product_type,
+    images: row.images ?? [],
+    options: row.options ?? [],
+    variants: row.variants.map((v) => ({
+      id: toVariantId(v.external_id),
+      title: v.title,
+      option1: v.option1,
+      option2: v.option2,
+      option3: v.option3,
+      price: Number(v.price).toFixed(2),
+      available: v.available,
+      checkout_url: checkoutUrl(store.domain, v.external_id),
+      ...(shipping
+        ? {
+            checkout_url_with_shipping: checkoutUrlWithShipping(
+              store.domain,
+              v.external_id,
+              shipping,
+            ),
+          }
+        : {}),
+    })),
+    store_id: store.id,
+    store_name: store.name,
+    store_domain: store.domain,
+  };
+}
