@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../../testing/logs';
 import { startTestServer, type TestServer } from '../../testing/server';
@@ -7,6 +8,12 @@ import { madeUpWord } from '../../testing/unique';
 let t: TestServer;
 let dev: { id: string; key: string };
 let logs: ReturnType<typeof captureLogs>;
+/**
+ * PGlite's wire server answers a statement that fails inside the extended protocol with an early
+ * ReadyForQuery (electric-sql/pglite#958), which puts `pg` out of step and crashes the test
+ * process now and then; this test runs on embedded PGlite, PostgreSQL and Citus instead.
+ */
+let pgliteOverWire = false;
 
 /** A city no other test uses: the trigger below fails only the inserts that carry it. */
 const CITY = `Failtown ${madeUpWord()}`;
@@ -27,6 +34,9 @@ const address = {
 beforeAll(async () => {
   t = await startTestServer();
   dev = await t.newDeveloper('free');
+  const [engine] = await queryRows<{ version: string }>(t.database.db, sql`select version()`);
+  pgliteOverWire = t.database.kind === 'postgres' && /wasm32/.test(engine!.version);
+  if (pgliteOverWire) return;
   // A real database failure on the statement that carries the shopper's address, as a full disk
   // or a lost connection would cause: the error holds the SQL and every parameter.
   await t.database.db.execute(
@@ -52,7 +62,8 @@ afterAll(async () => {
 });
 
 describe('a request failing in the database', () => {
-  it('answers INTERNAL_ERROR without SQL, and logs ids and codes but no SQL values or personal data', async () => {
+  it('answers INTERNAL_ERROR without SQL, and logs ids and codes but no SQL values or personal data', async (ctx) => {
+    if (pgliteOverWire) ctx.skip();
     const profile = await t.call('POST', '/profiles/create', { key: dev.key });
     const profileId = profile.body.profile.id as string;
     const res = await t.call('POST', '/shipping/create', {
