@@ -6,7 +6,8 @@ const canary = Boolean(process.env.TEST_CANARY);
 
 /**
  * Browser tests: Debian's Chromium (never a downloaded browser) against the built app served by
- * `next start` on a fresh data directory, with the Shopify store simulator beside it.
+ * the server `npm start` runs (lib/server/serve.ts) on a fresh data directory, with the Shopify
+ * store simulator beside it.
  */
 export default defineConfig({
   testDir: './e2e',

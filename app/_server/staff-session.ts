@@ -1,6 +1,7 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { secretsMatch } from '@/lib/auth/secrets';
 import { secureCookies } from './profile-cookie';
 
 const COOKIE = 'staff_session';
@@ -22,7 +23,7 @@ function sign(expiresAt: number, operatorToken: string): string {
 export function operatorTokenMatches(candidate: string): boolean {
   const token = process.env.OPERATOR_TOKEN;
   if (!token) return false;
-  return timingSafeEqual(digest(candidate), digest(token));
+  return secretsMatch(candidate, token);
 }
 
 export async function startStaffSession(): Promise<void> {
@@ -49,9 +50,7 @@ export async function hasStaffSession(): Promise<boolean> {
   const [expiry, mac] = value.split('.');
   const expiresAt = Number(expiry);
   if (!Number.isInteger(expiresAt) || expiresAt * 1000 < Date.now() || !mac) return false;
-  const expected = Buffer.from(sign(expiresAt, token));
-  const actual = Buffer.from(mac);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return secretsMatch(mac, sign(expiresAt, token));
 }
 
 /** Every staff page and action starts here: without a session, off to the sign-in page. */

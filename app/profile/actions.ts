@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { apiClientFromEnv, type ShippingAddressInput } from '@/lib/api-client';
 import { idInput } from '@/lib/contract/common';
+import { fieldIssues } from '@/lib/contract/issues';
 import { shippingAddressInput } from '@/lib/contract/shipping';
 import { styleText } from '@/lib/contract/styles';
 import { toResult, type ActionResult } from '../_server/action-result';
@@ -20,7 +21,7 @@ function invalid(error: z.ZodError): ActionResult<never> {
     ok: false,
     code: 'INVALID_REQUEST',
     error: 'Some fields are not valid.',
-    issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    issues: fieldIssues(error),
   };
 }
 

@@ -7,7 +7,6 @@ import type {
 } from '../contract/admin-stores';
 import type {
   buyRequest,
-  buyResponse,
   getOrderResponse,
   listOrdersResponse,
   storeOrdersResponse,
@@ -20,7 +19,7 @@ import type { listVisibleStoresResponse } from '../contract/stores';
 export type { ProfileRecord } from '../contract/profiles';
 export type { ShippingAddressInput, ShippingRecord } from '../contract/shipping';
 export type { StyleRecord } from '../contract/styles';
-export type { OrderRecord } from '../contract/orders';
+export type { BuyResponse, OrderRecord } from '../contract/orders';
 export type { SearchProduct } from '../contract/search';
 
 /** Requests as a caller writes them (the schemas' input side: defaults may be left out). */
@@ -31,7 +30,6 @@ export type AddStoreRequest = z.input<typeof addStoreRequest>;
 
 export type SearchProductsResponse = z.output<typeof searchProductsResponse>;
 export type SearchVariant = SearchProductsResponse['results'][number]['variants'][number];
-export type BuyResponse = z.output<typeof buyResponse>;
 export type GetProductResponse = z.output<typeof getProductResponse>;
 export type GetOrderResponse = z.output<typeof getOrderResponse>;
 export type ListOrdersResponse = z.output<typeof listOrdersResponse>;

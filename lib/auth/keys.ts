@@ -1,8 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { newId, randomToken } from '../db/ids';
 import { apiKeys, developers } from '../db/schema';
+import { secretsMatch } from './secrets';
 
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -66,14 +67,6 @@ export async function revokeKey(db: Db, prefix: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Accepts the raw key or `Bearer <key>`; the header value is never logged or echoed. */
-export function keyFromHeader(header: string | null | undefined): string | undefined {
-  const value = header?.trim();
-  if (!value) return undefined;
-  const bearer = /^Bearer\s+(.+)$/i.exec(value);
-  return (bearer ? bearer[1]! : value).trim() || undefined;
-}
-
 export async function authenticate(db: Db, key: string): Promise<Caller | undefined> {
   const match = KEY_PATTERN.exec(key);
   if (!match) return undefined;
@@ -89,8 +82,6 @@ export async function authenticate(db: Db, key: string): Promise<Caller | undefi
     .innerJoin(developers, eq(developers.id, apiKeys.developerId))
     .where(eq(apiKeys.prefix, prefix));
   if (!row || row.revokedAt) return undefined;
-  const expected = Buffer.from(row.hash, 'hex');
-  const actual = Buffer.from(hashKey(key), 'hex');
-  if (!timingSafeEqual(expected, actual)) return undefined;
+  if (!secretsMatch(hashKey(key), row.hash)) return undefined;
   return { developerId: row.developerId, plan: row.plan, keyPrefix: prefix };
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { closeDatabase, openDatabase, setDatabase, type OpenOptions } from '../db/client';
-import { createApiApp } from '../http/app';
+import { buildApi } from '../http/app';
 
 /**
  * The API alone in its own process, as it runs in production: the bench measures its latency
@@ -63,7 +63,7 @@ export function startApiProcess(database: OpenOptions): Promise<ApiProcess> {
  */
 async function serveUntilStopped(options: OpenOptions): Promise<void> {
   setDatabase(await openDatabase(options));
-  const app = createApiApp();
+  const { app } = buildApi();
   let running = 0;
   let drained: (() => void) | undefined;
   const server: ServerType = await new Promise((resolve) => {

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { createDeveloper, createKey } from '../auth/keys';
 import { openDatabase, setDatabase } from '../db/client';
 import { seedDemoData } from '../demo/seed';
-import { createApiApp } from '../http/app';
+import { buildApi } from '../http/app';
 import { rateLimitSettings } from '../http/rate-limit';
 
 /**
@@ -34,7 +34,7 @@ async function serveApi(): Promise<void> {
   await seedDemoData(database.db);
   const quiet = await createDeveloper(database.db, 'quiet', 'pro');
   const flood = await createDeveloper(database.db, 'flood', 'free');
-  const server = serve({ fetch: createApiApp().fetch, hostname: '127.0.0.1', port: 0 }, () => {
+  const server = serve({ fetch: buildApi().app.fetch, hostname: '127.0.0.1', port: 0 }, () => {
     void (async () => {
       const served: Served = {
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

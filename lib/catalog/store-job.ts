@@ -141,7 +141,7 @@ export async function runClaimedJob(
     return { state: 'succeeded', progress, error: null };
   } catch (err) {
     const error = (err as Error)?.message ?? String(err);
-    logger().warn({ storeId, err_msg: error.slice(0, 300) }, 'catalogue job failed');
+    logger().warn({ storeId, err }, 'catalogue job failed');
     await finishStore(db, storeId, progress, error).catch(() => undefined);
     return { state: 'failed', progress, error };
   }

@@ -77,7 +77,7 @@ export const storeListResponse = z
   .object({ code: z.literal('STORES_LISTED'), stores: z.array(storeSummary) })
   .meta({ id: 'StoreListResponse' });
 
-export const storeResponse = (code: string) =>
+export const storeResponse = <C extends string>(code: C) =>
   z.object({ code: z.literal(code), store: storeSummary });
 
 export const syncErrorsResponse = z

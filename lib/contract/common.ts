@@ -6,6 +6,9 @@ export const idInput = z
   .transform((v) => String(v).trim())
   .pipe(z.string().min(1, 'must not be empty').max(128, 'is too long'));
 
+/** The `{id}` path parameter of the routes that name one resource. */
+export const idParams = z.object({ id: idInput });
+
 /** A store domain as a caller writes it; stores are looked up by its normalized form. */
 export const storeDomainInput = z.string().trim().min(1, 'must not be empty').max(255);
 
@@ -22,5 +25,9 @@ export const failureBody = z
       .string()
       .optional()
       .meta({ description: 'Details: which fields were invalid and why' }),
+    issues: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'Invalid input: each invalid field and what is wrong with it' }),
   })
   .meta({ id: 'Failure' });

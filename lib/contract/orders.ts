@@ -70,6 +70,8 @@ export const buyResponse = z
   })
   .meta({ id: 'BuyResponse' });
 
+export type BuyResponse = z.output<typeof buyResponse>;
+
 export const ORDER_STATUSES = ['pending', 'created', 'failed'] as const;
 
 export const orderLine = z

@@ -3,15 +3,20 @@ import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import { getDatabase } from '../db/client';
 import { databaseHealth } from '../db/health';
+import { ApiError } from '../errors';
 import { logger } from '../log/logger';
+import type { ApiEnv } from './env';
+import { failureResponse } from './failure';
 import { mcpRoutes } from '../mcp/http';
 import { openApiDocument, type Api } from './openapi';
+import type { DeclaredOperation } from './operation';
 import { rateLimit } from './rate-limit';
 import { adminStoreCredentialRoutes } from './routes/admin-store-credentials';
 import { adminStoreRoutes } from './routes/admin-stores';
 import { orderRoutes } from './routes/orders';
 import { productRoutes } from './routes/products';
 import { profileRoutes } from './routes/profiles';
+import { allowedMethods } from './routing';
 import { searchRoutes } from './routes/search';
 import { shippingRoutes } from './routes/shipping';
 import { storeRoutes } from './routes/stores';
@@ -31,29 +36,37 @@ const routeGroups: Array<(api: Api) => void> = [
   mcpRoutes,
 ];
 
+export interface ApiApp {
+  app: Hono<ApiEnv>;
+  /** Every operation declared, in registration order (tests check responses against them). */
+  operations: DeclaredOperation[];
+}
+
 /**
- * The whole HTTP API as one Hono app mounted at /api. Next.js serves it through a catch-all
- * route handler; tests and the CLI serve the very same app with @hono/node-server.
+ * The whole HTTP API as one Hono app mounted at /api. The server (lib/server/http-server.ts)
+ * hands it every request under /api; tests and the bench serve the very same app with
+ * @hono/node-server.
  */
-export function createApiApp(): Hono {
-  const app = new Hono().basePath('/api');
-  const api: Api = { app, registry: new OpenAPIRegistry() };
+export function buildApi(): ApiApp {
+  const app = new Hono<ApiEnv>().basePath('/api');
+  const api: Api = { app, registry: new OpenAPIRegistry(), operations: [] };
 
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    c.set('requestId' as never, requestId as never);
+    const log = logger().child({ reqId: requestId });
+    c.set('requestId', requestId);
+    c.set('log', log);
     const started = performance.now();
     await next();
     c.header('x-request-id', requestId);
-    logger().info(
+    log.info(
       {
-        reqId: requestId,
         method: c.req.method,
         route: c.req.routePath,
         status: c.res.status,
-        code: c.get('code' as never),
-        dev: c.get('developerId' as never),
+        code: c.var.code,
+        dev: c.var.caller?.developerId,
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
       },
       'request',
@@ -81,18 +94,20 @@ export function createApiApp(): Hono {
   const document = openApiDocument(api.registry);
   app.get('/openapi.json', (c) => c.json(document));
 
-  app.notFound((c) =>
-    c.json(
-      {
-        code: 'ROUTE_NOT_FOUND',
-        error: `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}`,
-      },
-      404,
-    ),
-  );
-  app.onError((err, c) => {
-    logger().error({ err_type: err.name, err_msg: err.message.slice(0, 300) }, 'unhandled error');
-    return c.json({ code: 'INTERNAL_ERROR', error: 'Internal error' }, 500);
+  // Not thrown: Hono calls this outside the error handler's reach, so it answers through it.
+  app.notFound((c) => {
+    const allow = allowedMethods(app.routes, c.req.path);
+    const failure = allow.length
+      ? new ApiError(
+          'METHOD_NOT_ALLOWED',
+          `${c.req.method} is not allowed here; use ${allow.join(', ')}`,
+          405,
+          undefined,
+          { headers: { Allow: allow.join(', ') } },
+        )
+      : new ApiError('ROUTE_NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`, 404);
+    return failureResponse(failure, c);
   });
-  return app;
+  app.onError(failureResponse);
+  return { app, operations: api.operations };
 }

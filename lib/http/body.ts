@@ -1,22 +1,31 @@
-import type { Context } from 'hono';
+import type { HonoRequest } from 'hono';
 import { env } from '../config/env';
 
 export class BodyError extends Error {}
 
+/** True when the request carries no body at all (no type, no length, not chunked). */
+export function hasNoBody(req: HonoRequest): boolean {
+  return (
+    !req.header('content-type') &&
+    !req.header('transfer-encoding') &&
+    !(Number(req.header('content-length')) > 0)
+  );
+}
+
 /** Reads a JSON object body with a size limit, saying exactly what was wrong with it. */
-export async function readJsonBody(c: Context): Promise<unknown> {
-  const type = c.req.header('content-type') ?? '';
+export async function readJsonBody(req: HonoRequest): Promise<unknown> {
+  const type = req.header('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new BodyError(
       `Content-Type must be application/json (got ${type ? `"${type.slice(0, 60)}"` : 'none'})`,
     );
   }
   const limit = env().MAX_BODY_BYTES;
-  const declared = Number(c.req.header('content-length'));
+  const declared = Number(req.header('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
     throw new BodyError(`Request body is ${declared} bytes; the limit is ${limit}`);
   }
-  const reader = c.req.raw.body?.getReader();
+  const reader = req.raw.body?.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (reader) {

@@ -1,11 +1,15 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { Hono } from 'hono';
 import { CODE_STATUS, OPERATION_FAILURE_CODES } from '../contract/codes';
+import type { ApiEnv } from './env';
+import type { DeclaredOperation } from './operation';
 import { documentRateLimits } from './rate-limit';
 
+/** What route groups register into: the router, the OpenAPI registry, the operations declared. */
 export interface Api {
-  app: Hono;
+  app: Hono<ApiEnv>;
   registry: OpenAPIRegistry;
+  operations: DeclaredOperation[];
 }
 
 const STATUS_TABLE = [
@@ -23,6 +27,11 @@ export function openApiDocument(registry: OpenAPIRegistry, serverUrl = '/api') {
     in: 'header',
     name: 'authorization',
     description: 'The API key (`csk_...`), alone or as `Bearer <key>`.',
+  });
+  registry.registerComponent('securitySchemes', 'OperatorToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The server OPERATOR_TOKEN, as `authorization: Bearer <token>`.',
   });
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

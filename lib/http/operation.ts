@@ -1,217 +1,212 @@
-import type { Context } from 'hono';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
-import { authenticate, keyFromHeader, type Caller } from '../auth/keys';
-import type { ApiCode, OperationFailureCode } from '../contract/codes';
-import { failureBody } from '../contract/common';
+import type { MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
 import { getDatabase, type Db } from '../db/client';
-import { ApiError } from '../errors';
-import { logger } from '../log/logger';
-import { BodyError, readJsonBody } from './body';
-import { describeIssues, fieldIssues, type FieldIssue } from './issues';
+import { authenticators, type AuthKind, type Principal } from './authentication';
+import type { ApiEnv } from './env';
+import { failureSchema, type DocumentedFailure, type FailureShape } from './failure';
+import { readInput, type InputSchemas } from './input';
 import type { Api } from './openapi';
 
 type Schema = z.ZodType;
+type Out<S> = S extends Schema ? z.output<S> : undefined;
 
-export interface OperationContext<B, P, Q> {
+export interface OperationContext<A extends AuthKind, B, P, Q> {
+  /** Who called: the developer (`auth: 'developer'`), or null for the operator. */
+  caller: Principal<A>;
   body: B;
   params: P;
   query: Q;
-  caller: Caller;
   db: Db;
   requestId: string;
   header(name: string): string | undefined;
 }
 
+/**
+ * One operation, declared once: its route, authentication, input schemas, success schema and
+ * failures. The same declaration registers the route and its OpenAPI entry.
+ */
 export interface OperationSpec<
+  A extends AuthKind,
   B extends Schema | undefined,
-  P extends Schema | undefined,
-  Q extends Schema | undefined,
-> {
-  method: 'get' | 'post' | 'put' | 'delete';
+  P extends z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined,
+  S extends Schema,
+> extends FailureShape {
+  /** Which credential the operation requires (see `authenticators`). */
+  auth: A;
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI form, relative to base_url: '/styles/update/{id}'. */
   path: string;
   operationId: string;
   summary: string;
   description?: string;
-  tags: string[];
+  tags: readonly string[];
   body?: B;
+  bodyOptional?: boolean;
   params?: P;
   query?: Q;
-  /** Code for unreadable or invalid input. */
-  invalidCode: ApiCode;
-  /**
-   * For operations whose contract names one failure code (SHIPPING_UPDATE_FAILED, ...): every
-   * failure except `keep` and authentication is reported with it, at the status of its cause.
-   */
-  failureCode?: OperationFailureCode;
-  keep?: ApiCode[];
-  /** Failure bodies carry `success: false` (operations whose success body has `success`). */
-  successFlag?: boolean;
-  /** Failure bodies always carry `message` (the search operations). */
-  messageField?: boolean;
-  /** Extra fields every failure body carries, e.g. empty `results` for search. */
-  failureExtras?: Record<string, unknown>;
-  success: { status: number; schema: Schema; description: string };
-  failures: Array<{ status: number; codes: string[]; description: string }>;
   /** Extra request headers documented for the operation (Idempotency-Key). */
   headers?: z.ZodObject;
-  handler: (ctx: OperationContext<Out<B>, Out<P>, Out<Q>>) => Promise<unknown>;
+  success: { status: 200 | 201 | 202; schema: S; description: string };
+  /** The operation's own failures; authentication's and the server error are added. */
+  failures: DocumentedFailure[];
 }
 
-type Out<S> = S extends Schema ? z.output<S> : undefined;
+/**
+ * Serves an operation. It returns the success body as its schema types it, so a response that
+ * drifts from its schema (a renamed field, another code) fails `tsc`.
+ */
+export type OperationHandler<A extends AuthKind, B, P, Q, S extends Schema> = (
+  ctx: OperationContext<A, Out<B>, Out<P>, Out<Q>>,
+) => Promise<z.input<S>>;
 
-const AUTH_CODES: ApiCode[] = ['AUTH_MISSING', 'INVALID_KEY'];
-
-function failure(
-  spec: Pick<OperationSpec<never, never, never>, 'successFlag' | 'messageField' | 'failureExtras'>,
-  code: string,
-  error: string,
-  details?: string,
-  issues?: FieldIssue[],
-) {
-  return {
-    ...(spec.failureExtras ?? {}),
-    ...(spec.successFlag ? { success: false } : {}),
-    code,
-    error,
-    ...(spec.messageField || details ? { message: details ?? error } : {}),
-    ...(issues ? { issues } : {}),
-  };
+/** A registered operation as tests and the router see it: everything but its handler. */
+export interface DeclaredOperation extends InputSchemas {
+  method: string;
+  path: string;
+  operationId: string;
+  auth: AuthKind;
+  success: { status: number; schema: Schema };
+  /** Every documented failure, authentication's and the server error included. */
+  failures: DocumentedFailure[];
+  failureSchema: Schema;
 }
 
-function validate<S extends Schema>(
-  schema: S,
-  input: unknown,
-  where: string,
-  invalidCode: ApiCode,
-): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issues = fieldIssues(parsed.error);
-  const err = new ApiError(
-    invalidCode,
-    `Invalid ${where}: ${describeIssues(issues)}`,
-    400,
-    describeIssues(issues),
-  );
-  throw Object.assign(err, { issues });
+type AnySpec = OperationSpec<
+  AuthKind,
+  Schema | undefined,
+  z.ZodObject | undefined,
+  z.ZodObject | undefined,
+  Schema
+>;
+
+/** The operation's failures with those every operation of its kind can answer. */
+function documentedFailures(spec: AnySpec): DocumentedFailure[] {
+  const all = [...authenticators[spec.auth].failures, ...spec.failures];
+  const invalidCode = spec.failureCode ?? spec.invalidCode;
+  const takesInput = Boolean(spec.body || spec.params || spec.query);
+  if (takesInput && !all.some((f) => f.status === 400 && f.codes.includes(invalidCode))) {
+    all.push({ status: 400, codes: [invalidCode], description: 'Invalid input' });
+  }
+  if (!all.some((f) => f.status === 500)) {
+    all.push({
+      status: 500,
+      codes: [spec.failureCode ?? 'INTERNAL_ERROR'],
+      description: 'Server error',
+    });
+  }
+  return all.sort((a, b) => a.status - b.status);
 }
 
-/** Registers one operation: route, authentication, input validation, errors, and its OpenAPI entry. */
-export function defineOperation<
-  B extends Schema | undefined,
-  P extends Schema | undefined,
-  Q extends Schema | undefined,
->({ app, registry }: Api, spec: OperationSpec<B, P, Q>): void {
-  const openApiPath = spec.path;
-  const honoPath = openApiPath.replace(/\{(\w+)\}/g, ':$1');
+/** The operation's OpenAPI entry, and its record in `api.operations`. */
+function document(api: Api, spec: AnySpec) {
+  const failures = documentedFailures(spec);
+  const failureBody = failureSchema(spec);
   const responses: RouteConfig['responses'] = {
     [spec.success.status]: {
       description: spec.success.description,
       content: { 'application/json': { schema: spec.success.schema } },
     },
   };
-  for (const f of spec.failures) {
+  for (const f of failures) {
+    const earlier = (responses[f.status] as { description?: string } | undefined)?.description;
     responses[f.status] = {
-      description: `${f.description} (code: ${f.codes.join(', ')})`,
+      description: `${earlier ? `${earlier}; ` : ''}${f.description} (code: ${f.codes.join(', ')})`,
       content: { 'application/json': { schema: failureBody } },
     };
   }
-  registry.registerPath({
+  api.registry.registerPath({
     method: spec.method,
-    path: openApiPath,
+    path: spec.path,
     operationId: spec.operationId,
     summary: spec.summary,
     description: spec.description,
-    tags: spec.tags,
-    security: [{ ApiKey: [] }],
+    tags: [...spec.tags],
+    security: authenticators[spec.auth].security,
     request: {
       ...(spec.body
-        ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } }
+        ? {
+            body: {
+              required: !spec.bodyOptional,
+              content: { 'application/json': { schema: spec.body } },
+            },
+          }
         : {}),
-      ...(spec.params ? { params: spec.params as unknown as z.ZodObject } : {}),
-      ...(spec.query ? { query: spec.query as unknown as z.ZodObject } : {}),
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
       ...(spec.headers ? { headers: spec.headers } : {}),
     },
     responses,
   });
-
-  app.on(spec.method.toUpperCase(), honoPath, async (c: Context) => {
-    const requestId = c.get('requestId' as never) as string;
-    try {
-      const header = c.req.header('authorization');
-      const key = keyFromHeader(header);
-      if (!key)
-        throw new ApiError('AUTH_MISSING', 'No API key: send it in the authorization header');
-      const { db } = await getDatabase();
-      const caller = await authenticate(db, key);
-      if (!caller)
-        throw new ApiError('INVALID_KEY', 'The API key is not valid or has been revoked');
-      c.set('developerId' as never, caller.developerId as never);
-      let rawBody: unknown;
-      if (spec.body) {
-        try {
-          rawBody = await readJsonBody(c);
-        } catch (err) {
-          if (err instanceof BodyError) throw new ApiError(spec.invalidCode, err.message, 400);
-          throw err;
-        }
-      }
-      const params = spec.params
-        ? validate(spec.params, c.req.param(), 'path parameters', spec.invalidCode)
-        : undefined;
-      const query = spec.query
-        ? validate(spec.query, c.req.query(), 'query parameters', spec.invalidCode)
-        : undefined;
-      const body = spec.body
-        ? validate(spec.body, rawBody, 'request', spec.invalidCode)
-        : undefined;
-      const result = await spec.handler({
-        body: body as Out<B>,
-        params: params as Out<P>,
-        query: query as Out<Q>,
-        caller,
-        db,
-        requestId,
-        header: (name) => c.req.header(name),
-      });
-      c.set('code' as never, (result as { code?: string }).code as never);
-      return c.json(result as object, spec.success.status as 200);
-    } catch (err) {
-      let apiErr: ApiError;
-      if (err instanceof ApiError) {
-        apiErr = err;
-      } else {
-        logger().error(
-          {
-            reqId: requestId,
-            err_type: (err as Error)?.name,
-            err_msg: String((err as Error)?.message).slice(0, 300),
-          },
-          'unhandled error',
-        );
-        apiErr = new ApiError(
-          'INTERNAL_ERROR',
-          `Internal error; quote request id ${requestId} when reporting it`,
-          500,
-        );
-      }
-      let code: string = apiErr.code;
-      if (
-        spec.failureCode &&
-        !AUTH_CODES.includes(apiErr.code) &&
-        !(spec.keep ?? []).includes(apiErr.code)
-      ) {
-        code = spec.failureCode;
-      }
-      c.set('code' as never, code as never);
-      if (apiErr.retryAfterSeconds) c.header('Retry-After', String(apiErr.retryAfterSeconds));
-      const issues = (apiErr as ApiError & { issues?: FieldIssue[] }).issues;
-      return c.json(
-        failure(spec, code, apiErr.message, apiErr.details, issues),
-        apiErr.status as 400,
-      );
-    }
+  api.operations.push({
+    method: spec.method.toUpperCase(),
+    path: spec.path,
+    operationId: spec.operationId,
+    auth: spec.auth,
+    invalidCode: spec.invalidCode,
+    body: spec.body,
+    bodyOptional: spec.bodyOptional,
+    params: spec.params,
+    query: spec.query,
+    success: spec.success,
+    failures,
+    failureSchema: failureBody,
   });
+}
+
+/**
+ * Declares one operation; `.handle(handler)` registers it: route, authentication, input
+ * validation and its OpenAPI entry. The handler comes in a second step so that its return type
+ * is checked against a success schema already known (inside one generic call TypeScript would
+ * widen the handler's literal codes to `string`).
+ */
+export function defineOperation<
+  A extends AuthKind,
+  B extends Schema | undefined = undefined,
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  S extends Schema = Schema,
+>(
+  api: Api,
+  spec: OperationSpec<A, B, P, Q, S>,
+): { handle(handler: OperationHandler<A, B, P, Q, S>): void } {
+  return { handle: (handler) => register(api, spec, handler) };
+}
+
+function register<
+  A extends AuthKind,
+  B extends Schema | undefined,
+  P extends z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined,
+  S extends Schema,
+>(api: Api, spec: OperationSpec<A, B, P, Q, S>, handler: OperationHandler<A, B, P, Q, S>) {
+  document(api, spec);
+  const authenticator = authenticators[spec.auth];
+  // Named first, so that a failure in any later step is worded the operation's way.
+  const name: MiddlewareHandler<ApiEnv> = async (c, next) => {
+    c.set('failure', spec);
+    await next();
+  };
+  const serve: MiddlewareHandler<ApiEnv> = async (c) => {
+    const input = await readInput(c, spec);
+    const result = await handler({
+      caller: authenticator.principal(c) as Principal<A>,
+      body: input.body as Out<B>,
+      params: input.params as Out<P>,
+      query: input.query as Out<Q>,
+      db: (await getDatabase()).db,
+      requestId: c.var.requestId,
+      header: (header) => c.req.header(header),
+    });
+    c.set('code', (result as { code?: string }).code);
+    return c.json(result as object, spec.success.status);
+  };
+  api.app.on(
+    spec.method.toUpperCase(),
+    spec.path.replace(/\{(\w+)\}/g, ':$1'),
+    name,
+    authenticator.check,
+    serve,
+  );
 }

@@ -2,10 +2,12 @@ import type { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import { authenticate, hashKey, keyFromHeader, type Caller, type Plan } from '../auth/keys';
+import { authenticate, hashKey, type Caller, type Plan } from '../auth/keys';
+import { credentialFromHeader } from '../auth/secrets';
 import { readSettings } from '../config/settings';
 import { getDatabase, type Db } from '../db/client';
 import { rateLimits } from '../db/schema';
+import type { ApiEnv } from './env';
 
 /**
  * Per-key request limits by plan: a fixed window per API key, counted in the database
@@ -83,7 +85,7 @@ const MCP_PATH = '/api/mcp';
  * The Hono middleware. Requests without a valid developer key pass through uncounted: the
  * operation answers them 401, and operator routes have their own token.
  */
-export function rateLimit(): MiddlewareHandler {
+export function rateLimit(): MiddlewareHandler<ApiEnv> {
   const settings = rateLimitSettings();
   const callers = new CallerCache();
   const limiters = new WeakMap<Db, Map<Plan, RateLimiterDrizzle>>();
@@ -103,7 +105,7 @@ export function rateLimit(): MiddlewareHandler {
     // An MCP message is an envelope: each tool call in it reaches this API as a request of its
     // own and is counted there, so counting the envelope too would charge every call twice.
     if (c.req.path === MCP_PATH) return next();
-    const key = keyFromHeader(c.req.header('authorization'));
+    const key = credentialFromHeader(c.req.header('authorization'))?.token;
     if (!key) return next();
     const { db } = await getDatabase();
     const caller = await callers.get(db, key);
@@ -117,8 +119,8 @@ export function rateLimit(): MiddlewareHandler {
       const retryAfter = Math.max(Math.ceil(rejection.msBeforeNext / 1000), 1);
       setLimitHeaders(c, limit, rejection);
       c.header('Retry-After', String(retryAfter));
-      c.set('code' as never, 'RATE_LIMITED' as never);
-      c.set('developerId' as never, caller.developerId as never);
+      c.set('code', 'RATE_LIMITED');
+      c.set('caller', caller);
       const error = `This API key made its ${limit} requests of the last ${settings.RATE_LIMIT_WINDOW_SECONDS} s allowed on the ${caller.plan} plan; retry in ${retryAfter} s`;
       return c.json({ code: 'RATE_LIMITED', error, message: error }, 429);
     }

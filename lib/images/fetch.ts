@@ -81,11 +81,14 @@ async function checkedAddress(s: Settings, url: URL): Promise<{ address: string;
   const allowed = s.allowHosts.has(host) || isTrustedImageUrl(url);
   for (const c of candidates) {
     // Every address must be public: DNS answers rotate, and one private answer is enough to abuse.
+    // The refusal never names the answer: that would map our internal DNS for the caller.
     if (!allowed && !s.allowHosts.has(c.address) && !isPublicAddress(c.address)) {
       refuse(
         s,
         'Image URL points to a private or reserved network address',
-        c.address === host ? `${host} is not a public address` : `${host} resolves to ${c.address}`,
+        c.address === host
+          ? `${host} is not a public address`
+          : `${host} resolves to a private or reserved address`,
       );
     }
   }

@@ -27,7 +27,7 @@ export function mcpRoutes({ app, registry }: Api): void {
 
   app.post('/mcp', async (c) => {
     const outer = c.req.raw;
-    const requestId = c.get('requestId' as never) as string;
+    const requestId = c.var.requestId;
     const api = createApiClient({
       baseUrl: new URL('/api', outer.url).toString(),
       apiKey: outer.headers.get('authorization') ?? '',
@@ -49,17 +49,6 @@ export function mcpRoutes({ app, registry }: Api): void {
       await server.close();
     }
   });
-
-  // Stateless: no session to resume or end, and nothing to push outside a request's answer.
-  app.on(['GET', 'DELETE'], '/mcp', (c) =>
-    c.json(
-      {
-        jsonrpc: '2.0',
-        error: { code: -32000, message: 'Method not allowed: POST JSON-RPC messages' },
-        id: null,
-      },
-      405,
-      { allow: 'POST' },
-    ),
-  );
+  // Stateless: no session to resume or end, and nothing to push outside a request's answer, so
+  // GET and DELETE get the app's 405 with `Allow: POST`, as the transport's specification asks.
 }

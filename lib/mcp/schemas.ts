@@ -67,11 +67,9 @@ export const setStyleOutput = createStyleResponse
   .extend({ code: z.union([createStyleResponse.shape.code, updateStyleResponse.shape.code]) });
 
 export const setShippingAddressInput = asTool(createShippingRequest);
-export const setShippingAddressOutput = createShippingResponse
-  .pick({ shipping: true })
-  .extend({
-    code: z.union([createShippingResponse.shape.code, updateShippingResponse.shape.code]),
-  });
+export const setShippingAddressOutput = createShippingResponse.pick({ shipping: true }).extend({
+  code: z.union([createShippingResponse.shape.code, updateShippingResponse.shape.code]),
+});
 
 export const buyInput = buyRequest.extend({ idempotency_key: idempotencyKey });
 export const buyOutput = buyResponse.extend({

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { ApiCode } from '../contract/codes';
-import { idempotencyKey, type BuyRequest } from '../contract/orders';
+import { buyResponse, idempotencyKey, type BuyRequest, type BuyResponse } from '../contract/orders';
 import type { Db } from '../db/client';
 import { orders } from '../db/schema';
 import { ApiError } from '../errors';
@@ -80,7 +80,7 @@ export function inProgress(
     `Order ${order.id} of this Idempotency-Key is still pending: ${reason}; retry in ${retryAfter} s`,
     409,
     undefined,
-    retryAfter,
+    { headers: { 'Retry-After': String(retryAfter) } },
   );
 }
 
@@ -88,15 +88,16 @@ export function inProgress(
  * The answer the same order's work in this process gives within a short wait (concurrent
  * duplicates share the first request's answer), or undefined when there is none in time.
  */
-export async function sharedAnswer(order: OrderRow): Promise<{ value: unknown } | undefined> {
+export async function sharedAnswer(order: OrderRow): Promise<{ value: BuyResponse } | undefined> {
   const here = order.leaseOwner === PROCESS_OWNER;
   const flight = await awaitFlight(order.id, FLIGHT_WAIT_MS, here);
-  return flight.settled ? { value: flight.value } : undefined;
+  // Every flight is an order being placed or settled (service.ts), which answers a BuyResponse.
+  return flight.settled ? { value: flight.value as BuyResponse } : undefined;
 }
 
 /** The recorded answer: its body, or its failure thrown again. */
-export function replayAnswer(settled: OrderRow): unknown {
-  if (settled.responseStatus! < 300) return settled.response;
+export function replayAnswer(settled: OrderRow): BuyResponse {
+  if (settled.responseStatus! < 300) return buyResponse.parse(settled.response);
   const failure = settled.response as { code: ApiCode; error: string };
   throw new ApiError(failure.code, failure.error, settled.responseStatus!);
 }

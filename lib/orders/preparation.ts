@@ -2,10 +2,10 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Caller } from '../auth/keys';
 import type { BuyRequest, OrderLine } from '../contract/orders';
 import type { ShippingRecord } from '../contract/shipping';
+import { describeIssues, type FieldIssue } from '../contract/issues';
 import type { Db } from '../db/client';
 import { products, variants } from '../db/schema';
 import { ApiError } from '../errors';
-import type { FieldIssue } from '../http/issues';
 import { attachedShipping, findProfile } from '../profiles/service';
 import { requireStoreAccess, type StoreRow } from '../stores/access';
 
@@ -19,11 +19,9 @@ export interface PreparedOrder {
 }
 
 function badRequest(issues: FieldIssue[]): ApiError {
-  const err = new ApiError(
-    'BAD_REQUEST_ERROR',
-    issues.map((i) => `${i.path} ${i.message}`).join('; '),
-  );
-  return Object.assign(err, { issues });
+  return new ApiError('BAD_REQUEST_ERROR', describeIssues(issues), undefined, undefined, {
+    issues,
+  });
 }
 
 /** Cents, so a total of many lines never picks up binary floating-point dust. */

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Caller } from '../auth/keys';
 import type { ApiCode } from '../contract/codes';
-import type { BuyRequest, OrderRecord } from '../contract/orders';
+import type { BuyRequest, BuyResponse, OrderRecord } from '../contract/orders';
 import type { Db } from '../db/client';
 import { newId } from '../db/ids';
 import { orders } from '../db/schema';
@@ -40,21 +40,36 @@ import { toOrderRecord, type OrderRow } from './records';
  * ./lease): the request, a retry with its key, or the background reconciler.
  */
 
-type AnswerBody =
-  { code: ApiCode; message: string; order_id: string } | { code: ApiCode; error: string };
+type AnswerBody = BuyResponse | { code: ApiCode; error: string };
 
 interface Answer {
   status: number;
   body: AnswerBody;
 }
 
-/** Records the outcome of a pending order and answers with it (or with the one recorded first). */
+/**
+ * Records the outcome of a pending order and answers with it (or with the one recorded first).
+ * With onlyIfFinal, a failure is recorded only once the store can no longer create the order
+ * late; before that, nothing is recorded and the answer is undefined.
+ */
+async function finish(
+  db: Db,
+  order: OrderRow,
+  answer: Answer,
+  opts?: { platformOrderId?: string },
+): Promise<BuyResponse>;
+async function finish(
+  db: Db,
+  order: OrderRow,
+  answer: Answer,
+  opts: { onlyIfFinal: true },
+): Promise<BuyResponse | undefined>;
 async function finish(
   db: Db,
   order: OrderRow,
   answer: Answer,
   opts: { platformOrderId?: string; onlyIfFinal?: boolean } = {},
-): Promise<unknown> {
+): Promise<BuyResponse | undefined> {
   const error = 'error' in answer.body ? answer.body.error : null;
   const [row] = await db
     .update(orders)
@@ -84,8 +99,8 @@ async function finish(
     if (current?.status === 'pending') return undefined;
     return replayAnswer(current!);
   }
-  if (error === null) return answer.body;
-  throw new ApiError(answer.body.code, error, answer.status);
+  if (!('error' in answer.body)) return answer.body;
+  throw new ApiError(answer.body.code, answer.body.error, answer.status);
 }
 
 function failure(code: ApiCode, status: number, error: string): Answer {
@@ -178,11 +193,11 @@ async function undecided(
     `${reason}. The store may still have received order ${order.id}: it stays pending and is looked up at the store again until it is found or provably absent (next at ${until.toISOString()}); see GET /orders/${order.id}, or retry with the same Idempotency-Key`,
     502,
     undefined,
-    secondsUntil(until),
+    { headers: { 'Retry-After': String(secondsUntil(until)) } },
   );
 }
 
-async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise<unknown> {
+async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise<BuyResponse> {
   const { store } = prepared;
   const connection = await connect(db, store, order);
   if ('status' in connection) return finish(db, order, connection);
@@ -233,7 +248,7 @@ async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise
  * the store: created when it has the order, failed when it provably never will, otherwise
  * parked again with the reason thrown.
  */
-export async function settlePending(db: Db, order: OrderRow, owner: string): Promise<unknown> {
+export async function settlePending(db: Db, order: OrderRow, owner: string): Promise<BuyResponse> {
   const stopped = (when: string) =>
     failure(
       'STORE_PLATFORM_ERROR',
@@ -273,7 +288,7 @@ export async function settlePending(db: Db, order: OrderRow, owner: string): Pro
  * while it is pending, the answer of the work already running on it in this process, or this
  * request settles it when nobody holds it, or it hears at once to retry later.
  */
-async function answerRepeat(db: Db, first: OrderRow, hash: string): Promise<unknown> {
+async function answerRepeat(db: Db, first: OrderRow, hash: string): Promise<BuyResponse> {
   checkSameRequest(first, hash);
   if (first.status !== 'pending') return replayAnswer(first);
   const shared = await sharedAnswer(first);
@@ -293,7 +308,7 @@ export async function placeOrder(
   caller: Caller,
   body: BuyRequest,
   idempotencyKeyHeader: string | undefined,
-): Promise<unknown> {
+): Promise<BuyResponse> {
   const key = checkIdempotencyKey(idempotencyKeyHeader);
   const hash = requestHash(body);
   if (key) {

@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { env } from '../config/env';
 
 /**
  * `npm start`: builds the app when no build exists (or it is older than the sources), then
- * serves API and dashboard with `next start` on HOST:PORT. Next.js runs in a process group of
- * its own, and SIGINT and SIGTERM are passed to the whole group, so stopping `npm start` stops
- * every process it started: none is left serving or holding the data directory.
+ * serves API and dashboard on HOST:PORT in this process (lib/server/serve.ts). The build runs in
+ * a process group of its own, and SIGINT and SIGTERM are passed to the whole group; once serving,
+ * serve.ts stops the server and closes the database on them. Either way stopping `npm start`
+ * stops every process it started: none is left serving or holding the data directory.
  */
 
 /** A stop that takes longer than this is finished with SIGKILL. */
@@ -74,16 +74,19 @@ function runNext(args: string[]): Promise<number> {
   });
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
+const onSignal = (signal: NodeJS.Signals) => stop(signal);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
 // npm passes signals on (the script `exec`s this process), but a parent that dies without doing
-// so (SIGKILL, a closed terminal) would leave the server running: stop when orphaned.
+// so (SIGKILL, a closed terminal) would leave the server running: stop when orphaned, through
+// the same signal handling.
 const parent = process.ppid;
-setInterval(() => process.ppid !== parent && stop('SIGTERM'), 1000).unref();
+setInterval(() => process.ppid !== parent && process.kill(process.pid, 'SIGTERM'), 1000).unref();
 
 if (buildIsStale()) {
   process.stdout.write('Building the app (first start, or sources changed)...\n');
   const built = await runNext(['build']);
   if (built !== 0 || stopping) process.exit(built);
 }
-const { HOST, PORT } = env();
-process.exit(await runNext(['start', '-H', HOST, '-p', String(PORT)]));
+// From here serve.ts owns SIGINT and SIGTERM: it closes the server and the database.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, onSignal);
+await import('./serve');

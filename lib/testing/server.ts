@@ -2,13 +2,21 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createDeveloper, createKey, type Plan } from '../auth/keys';
 import { closeDatabase, openDatabase, setDatabase, type Database } from '../db/client';
-import { createApiApp } from '../http/app';
+import { buildApi } from '../http/app';
+import type { DeclaredOperation } from '../http/operation';
+import { checkDocumented } from './documented';
 
 export interface TestServer {
   baseUrl: string;
   database: Database;
+  /** The operations the app declares, as their OpenAPI entries document them. */
+  operations: readonly DeclaredOperation[];
   /** A new developer with one key: each test gets its own tenant. */
   newDeveloper(plan?: Plan): Promise<{ id: string; key: string }>;
+  /**
+   * One request; the answer is checked against what its operation documents (status, code and
+   * schema), so a test fails on any answer the OpenAPI document does not describe.
+   */
   call(
     method: string,
     path: string,
@@ -27,7 +35,7 @@ export async function startTestServer(opts: { url?: string } = {}): Promise<Test
     url: opts.url ?? process.env.TEST_DATABASE_URL ?? 'memory://',
   });
   setDatabase(database);
-  const app = createApiApp();
+  const { app, operations } = buildApi();
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });
@@ -36,6 +44,7 @@ export async function startTestServer(opts: { url?: string } = {}): Promise<Test
   return {
     baseUrl,
     database,
+    operations,
     async newDeveloper(plan = 'free') {
       const dev = await createDeveloper(database.db, `test-${plan}`, plan);
       const { key } = await createKey(database.db, dev.id);
@@ -57,6 +66,7 @@ export async function startTestServer(opts: { url?: string } = {}): Promise<Test
       } catch {
         // Non-JSON bodies are returned as text for the assertion to show.
       }
+      checkDocumented(operations, { method, path }, { status: res.status, body: parsed });
       return { status: res.status, body: parsed, headers: res.headers };
     },
     async close() {

@@ -4,13 +4,15 @@ import {
   storeTokenRequest,
   storeVerificationResponse,
 } from '../../contract/orders';
+import { idParams } from '../../contract/common';
 import { ApiError } from '../../errors';
 import { listStoreOrders } from '../../orders/service';
 import { TokenKeyError } from '../../stores/credentials';
 import { getStoreSummary, requireStore } from '../../stores/registry';
 import { attachToken, verifyStore } from '../../stores/verification';
 import type { Api } from '../openapi';
-import { defineAdminOperation } from './admin-stores';
+import { defineOperation } from '../operation';
+import { operatorStoreOperation } from './admin-stores';
 
 const NOT_FOUND = { status: 404, codes: ['STORE_NOT_FOUND'], description: 'No such store' };
 const KEY_MISSING = {
@@ -31,9 +33,11 @@ async function withTokenKey<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function adminStoreCredentialRoutes(api: Api): void {
-  defineAdminOperation(api, {
+  defineOperation(api, {
+    ...operatorStoreOperation,
     method: 'put',
     path: '/admin/stores/{id}/token',
+    params: idParams,
     operationId: 'setStoreToken',
     summary: "Attach or rotate a store's Admin API token, and verify it",
     description:
@@ -51,16 +55,18 @@ export function adminStoreCredentialRoutes(api: Api): void {
       NOT_FOUND,
       KEY_MISSING,
     ],
-    handler: ({ db, id, body }) =>
-      withTokenKey(async () => {
-        await attachToken(db, id, body.token);
-        return { code: 'STORE_TOKEN_UPDATED', store: await getStoreSummary(db, id) };
-      }),
-  });
+  }).handle(({ db, params: { id }, body }) =>
+    withTokenKey(async () => {
+      await attachToken(db, id, body.token);
+      return { code: 'STORE_TOKEN_UPDATED', store: await getStoreSummary(db, id) };
+    }),
+  );
 
-  defineAdminOperation(api, {
+  defineOperation(api, {
+    ...operatorStoreOperation,
     method: 'post',
     path: '/admin/stores/{id}/verify',
+    params: idParams,
     operationId: 'verifyStore',
     summary: "Check the store's Admin API token again and record the result",
     description:
@@ -81,35 +87,36 @@ export function adminStoreCredentialRoutes(api: Api): void {
         description: 'The store platform could not be reached; nothing changed',
       },
     ],
-    handler: ({ db, id }) =>
-      withTokenKey(async () => {
-        const outcome = await verifyStore(db, await requireStore(db, id));
-        if (outcome.state === 'unreachable') {
-          throw new ApiError(
-            'STORE_PLATFORM_ERROR',
-            `Could not verify store ${id}: ${outcome.reason}. Its recorded state is unchanged.`,
-          );
-        }
-        return {
-          code: outcome.state === 'verified' ? 'STORE_VERIFIED' : 'STORE_UNVERIFIED',
-          store: await getStoreSummary(db, id),
-        };
-      }),
-  });
+  }).handle(({ db, params: { id } }) =>
+    withTokenKey(async () => {
+      const outcome = await verifyStore(db, await requireStore(db, id));
+      if (outcome.state === 'unreachable') {
+        throw new ApiError(
+          'STORE_PLATFORM_ERROR',
+          `Could not verify store ${id}: ${outcome.reason}. Its recorded state is unchanged.`,
+        );
+      }
+      return {
+        code: outcome.state === 'verified' ? 'STORE_VERIFIED' : 'STORE_UNVERIFIED',
+        store: await getStoreSummary(db, id),
+      };
+    }),
+  );
 
-  defineAdminOperation(api, {
+  defineOperation(api, {
+    ...operatorStoreOperation,
     method: 'get',
     path: '/admin/stores/{id}/orders',
+    params: idParams,
     operationId: 'listStoreOrders',
     summary: `A store's orders from every developer, newest first (at most ${STORE_ORDER_LIMIT})`,
     success: { status: 200, schema: storeOrdersResponse, description: 'The orders' },
     failures: [NOT_FOUND],
-    handler: async ({ db, id }) => {
-      await requireStore(db, id);
-      return {
-        code: 'STORE_ORDERS_LISTED',
-        orders: await listStoreOrders(db, id, STORE_ORDER_LIMIT),
-      };
-    },
+  }).handle(async ({ db, params: { id } }) => {
+    await requireStore(db, id);
+    return {
+      code: 'STORE_ORDERS_LISTED',
+      orders: await listStoreOrders(db, id, STORE_ORDER_LIMIT),
+    };
   });
 }

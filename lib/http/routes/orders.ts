@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { idInput } from '../../contract/common';
+import { idParams } from '../../contract/common';
 import {
   buyRequest,
   buyResponse,
@@ -13,10 +12,10 @@ import {
 import { getOrder, listOrders, placeOrder } from '../../orders/service';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
-import { AUTH_FAILURE } from './profiles';
 
 export function orderRoutes(api: Api): void {
   defineOperation(api, {
+    auth: 'developer',
     method: 'post',
     path: '/buy',
     operationId: 'buy',
@@ -38,7 +37,6 @@ export function orderRoutes(api: Api): void {
         description:
           'Invalid items, a variant not in the store or unavailable, a user without shipping address, or the store refused the order',
       },
-      AUTH_FAILURE,
       {
         status: 403,
         codes: ['FORBIDDEN'],
@@ -60,7 +58,6 @@ export function orderRoutes(api: Api): void {
         codes: ['IDEMPOTENCY_KEY_REUSED'],
         description: 'The Idempotency-Key was used before with a different body',
       },
-      { status: 500, codes: ['INTERNAL_ERROR'], description: 'Server error' },
       {
         status: 502,
         codes: ['STORE_PLATFORM_ERROR'],
@@ -68,30 +65,30 @@ export function orderRoutes(api: Api): void {
           "The store's platform failed, timed out or kept rate-limiting. When the store may still have received the order it stays pending (Retry-After: when it is looked up again) until found or provably absent; otherwise it is recorded as failed",
       },
     ],
-    handler: ({ db, caller, body, header }) =>
-      placeOrder(db, caller, body, header('idempotency-key')),
-  });
+  }).handle(({ db, caller, body, header }) =>
+    placeOrder(db, caller, body, header('idempotency-key')),
+  );
 
   defineOperation(api, {
+    auth: 'developer',
     method: 'get',
     path: '/orders/{id}',
     operationId: 'getOrder',
     summary: 'Retrieve one of your orders with its status and lines (extension)',
     tags: ['Orders'],
-    params: z.object({ id: idInput }),
+    params: idParams,
     invalidCode: 'BAD_REQUEST_ERROR',
     success: { status: 200, schema: getOrderResponse, description: 'The order' },
     failures: [
-      AUTH_FAILURE,
       { status: 404, codes: ['ORDER_NOT_FOUND'], description: 'No such order for this caller' },
     ],
-    handler: async ({ db, caller, params }) => ({
-      code: 'ORDER_RETRIEVED',
-      order: await getOrder(db, caller, params.id),
-    }),
-  });
+  }).handle(async ({ db, caller, params }) => ({
+    code: 'ORDER_RETRIEVED',
+    order: await getOrder(db, caller, params.id),
+  }));
 
   defineOperation(api, {
+    auth: 'developer',
     method: 'get',
     path: '/orders',
     operationId: 'listOrders',
@@ -102,11 +99,9 @@ export function orderRoutes(api: Api): void {
     success: { status: 200, schema: listOrdersResponse, description: 'The orders' },
     failures: [
       { status: 400, codes: ['BAD_REQUEST_ERROR'], description: 'Invalid query parameters' },
-      AUTH_FAILURE,
     ],
-    handler: async ({ db, caller, query }) => ({
-      code: 'ORDERS_LISTED',
-      orders: await listOrders(db, caller, { userId: query.user_id, limit: query.limit }),
-    }),
-  });
+  }).handle(async ({ db, caller, query }) => ({
+    code: 'ORDERS_LISTED',
+    orders: await listOrders(db, caller, { userId: query.user_id, limit: query.limit }),
+  }));
 }

@@ -2,10 +2,10 @@ import { getProductParams, getProductQuery, getProductResponse } from '../../con
 import { getProduct } from '../../search/product-lookup';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
-import { AUTH_FAILURE } from './profiles';
 
 export function productRoutes(api: Api): void {
   defineOperation(api, {
+    auth: 'developer',
     method: 'get',
     path: '/products/{id}',
     operationId: 'getProduct',
@@ -22,18 +22,15 @@ export function productRoutes(api: Api): void {
     success: { status: 200, schema: getProductResponse, description: 'PRODUCT_RETRIEVED' },
     failures: [
       { status: 400, codes: ['INVALID_REQUEST'], description: 'Invalid query parameters' },
-      AUTH_FAILURE,
       {
         status: 404,
         codes: ['PRODUCT_NOT_FOUND', 'STORE_NOT_FOUND', 'PROFILE_NOT_FOUND'],
         description:
           'No such product in the stores open to the caller, or an unknown store or profile',
       },
-      { status: 500, codes: ['INTERNAL_ERROR'], description: 'Server error' },
     ],
-    handler: async ({ db, caller, params, query }) => ({
-      code: 'PRODUCT_RETRIEVED',
-      product: await getProduct(db, caller, params.id, query),
-    }),
-  });
+  }).handle(async ({ db, caller, params, query }) => ({
+    code: 'PRODUCT_RETRIEVED',
+    product: await getProduct(db, caller, params.id, query),
+  }));
 }

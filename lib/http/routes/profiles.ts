@@ -1,18 +1,12 @@
-import { z } from 'zod';
-import { idInput } from '../../contract/common';
+import { idParams } from '../../contract/common';
 import { createProfileResponse, retrieveProfileResponse } from '../../contract/profiles';
 import { createProfile, getProfile } from '../../profiles/service';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
 
-const AUTH_FAILURE = {
-  status: 401,
-  codes: ['AUTH_MISSING', 'INVALID_KEY'],
-  description: 'No key, or a key that is not valid',
-};
-
 export function profileRoutes(api: Api): void {
   defineOperation(api, {
+    auth: 'developer',
     method: 'post',
     path: '/profiles/create',
     operationId: 'createProfile',
@@ -21,37 +15,33 @@ export function profileRoutes(api: Api): void {
     invalidCode: 'INVALID_REQUEST',
     successFlag: true,
     success: { status: 201, schema: createProfileResponse, description: 'The new profile' },
-    failures: [AUTH_FAILURE],
-    handler: async ({ db, caller }) => {
-      const profile = await createProfile(db, caller);
-      return { success: true, profile, id: profile.id, code: 'PROFILE_CREATED' };
-    },
+    failures: [],
+  }).handle(async ({ db, caller }) => {
+    const profile = await createProfile(db, caller);
+    return { success: true, profile, id: profile.id, code: 'PROFILE_CREATED' };
   });
 
   defineOperation(api, {
+    auth: 'developer',
     method: 'get',
     path: '/profiles/{id}',
     operationId: 'getProfile',
     summary: 'Retrieve a profile with its style and attached shipping address',
     tags: ['Profiles'],
-    params: z.object({ id: idInput }),
+    params: idParams,
     invalidCode: 'INVALID_REQUEST',
     successFlag: true,
     success: { status: 200, schema: retrieveProfileResponse, description: 'The profile' },
     failures: [
-      AUTH_FAILURE,
       {
         status: 404,
         codes: ['PROFILE_NOT_FOUND'],
         description: 'No such profile for this developer',
       },
     ],
-    handler: async ({ db, caller, params }) => ({
-      success: true,
-      profile: await getProfile(db, caller, params.id),
-      code: 'PROFILE_RETRIEVED',
-    }),
-  });
+  }).handle(async ({ db, caller, params }) => ({
+    success: true,
+    profile: await getProfile(db, caller, params.id),
+    code: 'PROFILE_RETRIEVED',
+  }));
 }
-
-export { AUTH_FAILURE };

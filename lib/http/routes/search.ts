@@ -9,10 +9,10 @@ import { legacySearch } from '../../search/legacy-search';
 import { searchProducts } from '../../search/product-search';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
-import { AUTH_FAILURE } from './profiles';
 
 export function searchRoutes(api: Api): void {
   defineOperation(api, {
+    auth: 'developer',
     method: 'post',
     path: '/search/products',
     operationId: 'searchProducts',
@@ -26,7 +26,7 @@ export function searchRoutes(api: Api): void {
     body: searchProductsRequest,
     invalidCode: 'INVALID_REQUEST',
     messageField: true,
-    failureExtras: { results: [], product_ids: [] },
+    emptyOnFailure: ['results', 'product_ids'],
     success: {
       status: 200,
       schema: searchProductsResponse,
@@ -34,19 +34,17 @@ export function searchRoutes(api: Api): void {
     },
     failures: [
       { status: 400, codes: ['INVALID_REQUEST'], description: 'Invalid request parameters' },
-      AUTH_FAILURE,
       { status: 403, codes: ['FORBIDDEN_FEATURE'], description: 'Image search on a free plan' },
       {
         status: 404,
         codes: ['STORE_NOT_FOUND', 'PROFILE_NOT_FOUND'],
         description: 'Unknown store or profile',
       },
-      { status: 500, codes: ['INTERNAL_ERROR'], description: 'Server error' },
     ],
-    handler: ({ db, caller, body }) => searchProducts(db, caller, body),
-  });
+  }).handle(({ db, caller, body }) => searchProducts(db, caller, body));
 
   defineOperation(api, {
+    auth: 'developer',
     method: 'post',
     path: '/search',
     operationId: 'legacySearch',
@@ -55,7 +53,7 @@ export function searchRoutes(api: Api): void {
     body: legacySearchRequest,
     invalidCode: 'BAD_REQUEST_ERROR',
     messageField: true,
-    failureExtras: { results: [] },
+    emptyOnFailure: ['results'],
     success: {
       status: 200,
       schema: legacySearchResponse,
@@ -67,11 +65,8 @@ export function searchRoutes(api: Api): void {
         codes: ['BAD_REQUEST_ERROR'],
         description: 'Invalid input, or user_id is not a profile of the caller',
       },
-      AUTH_FAILURE,
       { status: 403, codes: ['FORBIDDEN'], description: "The store's policy excludes the caller" },
       { status: 404, codes: ['STORE_NOT_FOUND'], description: 'Unknown store' },
-      { status: 500, codes: ['INTERNAL_ERROR'], description: 'Server error' },
     ],
-    handler: ({ db, caller, body }) => legacySearch(db, caller, body),
-  });
+  }).handle(({ db, caller, body }) => legacySearch(db, caller, body));
 }

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { idInput } from '../../contract/common';
+import { idParams } from '../../contract/common';
 import {
   createShippingRequest,
   createShippingResponse,
@@ -9,10 +8,10 @@ import {
 import { createShipping, updateShipping } from '../../profiles/service';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
-import { AUTH_FAILURE } from './profiles';
 
 export function shippingRoutes(api: Api): void {
   defineOperation(api, {
+    auth: 'developer',
     method: 'post',
     path: '/shipping/create',
     operationId: 'createShipping',
@@ -31,21 +30,20 @@ export function shippingRoutes(api: Api): void {
         codes: ['SHIPPING_CREATION_FAILED'],
         description: 'Invalid address or request',
       },
-      AUTH_FAILURE,
       { status: 404, codes: ['SHIPPING_CREATION_FAILED'], description: 'No such profile' },
     ],
-    handler: async ({ db, caller, body }) => {
-      const shipping = await createShipping(db, caller, body.profile_id, body.shipping_address);
-      return {
-        success: true,
-        shipping,
-        attached_profile_id: shipping.profile_id,
-        code: 'SHIPPING_CREATED',
-      };
-    },
+  }).handle(async ({ db, caller, body }) => {
+    const shipping = await createShipping(db, caller, body.profile_id, body.shipping_address);
+    return {
+      success: true,
+      shipping,
+      attached_profile_id: shipping.profile_id,
+      code: 'SHIPPING_CREATED',
+    };
   });
 
   defineOperation(api, {
+    auth: 'developer',
     method: 'put',
     path: '/shipping/update/{id}',
     operationId: 'updateShipping',
@@ -53,7 +51,7 @@ export function shippingRoutes(api: Api): void {
     description:
       'Every required field must be sent, even unchanged; a partial object is refused and nothing changes.',
     tags: ['Shipping'],
-    params: z.object({ id: idInput }),
+    params: idParams,
     body: updateShippingRequest,
     invalidCode: 'SHIPPING_UPDATE_FAILED',
     failureCode: 'SHIPPING_UPDATE_FAILED',
@@ -65,12 +63,10 @@ export function shippingRoutes(api: Api): void {
         codes: ['SHIPPING_UPDATE_FAILED'],
         description: 'Invalid or incomplete address',
       },
-      AUTH_FAILURE,
       { status: 404, codes: ['SHIPPING_UPDATE_FAILED'], description: 'No such shipping address' },
     ],
-    handler: async ({ db, caller, params, body }) => {
-      const shipping = await updateShipping(db, caller, params.id, body.shipping_address);
-      return { success: true, shipping, id: shipping.id, code: 'SHIPPING_UPDATED' };
-    },
+  }).handle(async ({ db, caller, params, body }) => {
+    const shipping = await updateShipping(db, caller, params.id, body.shipping_address);
+    return { success: true, shipping, id: shipping.id, code: 'SHIPPING_UPDATED' };
   });
 }

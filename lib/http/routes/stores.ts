@@ -2,10 +2,10 @@ import { listVisibleStoresResponse } from '../../contract/stores';
 import { listVisibleStores } from '../../stores/access';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
-import { AUTH_FAILURE } from './profiles';
 
 export function storeRoutes(api: Api): void {
   defineOperation(api, {
+    auth: 'developer',
     method: 'get',
     path: '/stores',
     operationId: 'listStores',
@@ -16,13 +16,9 @@ export function storeRoutes(api: Api): void {
     tags: ['Stores'],
     invalidCode: 'INVALID_REQUEST',
     success: { status: 200, schema: listVisibleStoresResponse, description: 'STORES_LISTED' },
-    failures: [
-      AUTH_FAILURE,
-      { status: 500, codes: ['INTERNAL_ERROR'], description: 'Server error' },
-    ],
-    handler: async ({ db, caller }) => ({
-      code: 'STORES_LISTED',
-      stores: await listVisibleStores(db, caller.developerId),
-    }),
-  });
+    failures: [],
+  }).handle(async ({ db, caller }) => ({
+    code: 'STORES_LISTED',
+    stores: await listVisibleStores(db, caller.developerId),
+  }));
 }

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { idInput } from '../../contract/common';
+import { idParams } from '../../contract/common';
 import {
   createStyleRequest,
   createStyleResponse,
@@ -11,12 +10,10 @@ import { textEmbedder } from '../../embeddings';
 import { createStyle, getStyle, updateStyle } from '../../profiles/service';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
-import { AUTH_FAILURE } from './profiles';
-
-const idParams = z.object({ id: idInput });
 
 export function styleRoutes(api: Api): void {
   defineOperation(api, {
+    auth: 'developer',
     method: 'post',
     path: '/styles/create',
     operationId: 'createStyle',
@@ -30,17 +27,16 @@ export function styleRoutes(api: Api): void {
     success: { status: 201, schema: createStyleResponse, description: 'The new style' },
     failures: [
       { status: 400, codes: ['STYLE_PROFILE_CREATION_FAILED'], description: 'Invalid input' },
-      AUTH_FAILURE,
       { status: 404, codes: ['STYLE_PROFILE_CREATION_FAILED'], description: 'No such profile' },
       { status: 409, codes: ['STYLE_EXISTS'], description: 'The profile already has a style' },
     ],
-    handler: async ({ db, caller, body }) => {
-      const style = await createStyle(db, textEmbedder(), caller, body.profile_id, body.text);
-      return { success: true, style, id: style.id, code: 'STYLE_CREATED' };
-    },
+  }).handle(async ({ db, caller, body }) => {
+    const style = await createStyle(db, textEmbedder(), caller, body.profile_id, body.text);
+    return { success: true, style, id: style.id, code: 'STYLE_CREATED' };
   });
 
   defineOperation(api, {
+    auth: 'developer',
     method: 'put',
     path: '/styles/update/{id}',
     operationId: 'updateStyle',
@@ -54,13 +50,11 @@ export function styleRoutes(api: Api): void {
     success: { status: 200, schema: updateStyleResponse, description: 'The updated style' },
     failures: [
       { status: 400, codes: ['STYLE_PROFILE_UPDATE_FAILED'], description: 'Invalid input' },
-      AUTH_FAILURE,
       { status: 404, codes: ['STYLE_PROFILE_UPDATE_FAILED'], description: 'No such style' },
     ],
-    handler: async ({ db, caller, params, body }) => {
-      const style = await updateStyle(db, textEmbedder(), caller, params.id, body.text);
-      return { success: true, style, id: style.id, code: 'STYLE_UPDATED' };
-    },
+  }).handle(async ({ db, caller, params, body }) => {
+    const style = await updateStyle(db, textEmbedder(), caller, params.id, body.text);
+    return { success: true, style, id: style.id, code: 'STYLE_UPDATED' };
   });
 
   for (const [path, operationId] of [
@@ -68,6 +62,7 @@ export function styleRoutes(api: Api): void {
     ['/styles/{id}', 'getStyle'],
   ] as const) {
     defineOperation(api, {
+      auth: 'developer',
       method: 'get',
       path,
       operationId,
@@ -77,15 +72,11 @@ export function styleRoutes(api: Api): void {
       invalidCode: 'STYLE_NOT_FOUND',
       successFlag: true,
       success: { status: 200, schema: retrieveStyleResponse, description: 'The style' },
-      failures: [
-        AUTH_FAILURE,
-        { status: 404, codes: ['STYLE_NOT_FOUND'], description: 'No such style' },
-      ],
-      handler: async ({ db, caller, params }) => ({
-        success: true,
-        style: await getStyle(db, caller, params.id),
-        code: 'STYLE_RETRIEVED',
-      }),
-    });
+      failures: [{ status: 404, codes: ['STYLE_NOT_FOUND'], description: 'No such style' }],
+    }).handle(async ({ db, caller, params }) => ({
+      success: true,
+      style: await getStyle(db, caller, params.id),
+      code: 'STYLE_RETRIEVED',
+    }));
   }
 }

@@ -2,24 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../auth/keys';
 import { styles } from '../../db/schema';
+import { usAddress } from '../../testing/fixtures/address';
 import { startTestServer, type TestServer } from '../../testing/server';
 
 let t: TestServer;
 let dev: { id: string; key: string };
 let other: { id: string; key: string };
 
-const address = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  email: 'ada@example.com',
-  phone: '+1 415 555 2671',
-  address_1: '1 Market St',
-  address_2: 'Suite 5',
-  city: 'San Francisco',
-  country_code: 'US',
-  province_code: 'CA',
-  postal_code: '94105',
-};
+const address = usAddress;
 
 async function newProfile(key = dev.key): Promise<string> {
   const res = await t.call('POST', '/profiles/create', { key });

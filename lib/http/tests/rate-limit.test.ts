@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimits } from '../../db/schema';
 import { startTestServer, type TestServer } from '../../testing/server';
-import { createApiApp } from '../app';
+import { buildApi } from '../app';
 
 // Small limits and a short window, so the suite sees a key run out and its window reset.
 process.env.RATE_LIMIT_FREE = '5';
@@ -18,7 +18,7 @@ let replica: { baseUrl: string; server: ServerType };
 beforeAll(async () => {
   t = await startTestServer();
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: createApiApp().fetch, hostname: '127.0.0.1', port: 0 }, () =>
+    const s = serve({ fetch: buildApi().app.fetch, hostname: '127.0.0.1', port: 0 }, () =>
       resolve(s),
     );
   });

@@ -130,15 +130,23 @@ describe('POST /search/products with query.image_url (pro plan)', () => {
     expect(found).not.toContain('Green checked cotton tee');
   });
 
-  it('refuses an image URL that points into a private network, saying why', async () => {
-    const res = await search({
-      text: 'cotton tee',
-      image_url: 'http://169.254.169.254/latest/meta-data',
-    });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('INVALID_REQUEST');
-    expect(res.body.error).toBe('Image URL points to a private or reserved network address');
-    expect(res.body.message).toContain('query.image_url');
+  it('refuses an image URL that points into a private network, in any IPv6 form, saying why', async () => {
+    for (const host of [
+      '169.254.169.254',
+      '[::a9fe:a9fe]',
+      '[::ffff:0:a9fe:a9fe]',
+      '[64:ff9b::a9fe:a9fe]',
+      '[2002:a9fe:a9fe::]',
+    ]) {
+      const res = await search({
+        text: 'cotton tee',
+        image_url: `http://${host}/latest/meta-data`,
+      });
+      expect(res.status, host).toBe(400);
+      expect(res.body.code).toBe('INVALID_REQUEST');
+      expect(res.body.error).toBe('Image URL points to a private or reserved network address');
+      expect(res.body.message).toContain('query.image_url');
+    }
   });
 
   it('answers a repeated image query without fetching the image again', async () => {

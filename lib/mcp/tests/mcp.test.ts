@@ -447,7 +447,10 @@ describe('/api/mcp outside JSON-RPC POSTs', () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await t.call(method, '/mcp', { key: pro.key });
       expect([res.status, res.headers.get('allow')]).toEqual([405, 'POST']);
-      expect(res.body.error.message).toMatch(/POST/);
+      expect(res.body).toMatchObject({
+        code: 'METHOD_NOT_ALLOWED',
+        error: expect.stringMatching(/POST/),
+      });
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 
+/** One invalid field, so a form can point at it: `shipping_address.city` and what is wrong. */
 export interface FieldIssue {
   path: string;
   message: string;
@@ -24,6 +25,7 @@ function describe(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
+/** zod's issues in the words the API and the dashboard show (describe above). */
 export function fieldIssues(error: z.ZodError): FieldIssue[] {
   return error.issues.map((i) => ({
     path: i.path.map(String).join('.') || '(body)',

@@ -1,9 +1,0 @@
-import { createApiApp } from '@/lib/http/app';
-
-export const runtime = 'nodejs';
-export const dynamic = 'force-dynamic';
-
-const app = createApiApp();
-const handle = (req: Request) => app.fetch(req);
-
-export { handle as GET, handle as POST, handle as PUT, handle as DELETE, handle as PATCH };

@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import type { Caller } from '../auth/keys';
+import type { FailureShape } from './failure';
+
+/** What one request carries from step to step (Hono's typed `Variables`). */
+export interface ApiVariables {
+  requestId: string;
+  /** The logger of this request: every line it writes carries `reqId`. */
+  log: Logger;
+  /** The code answered, for the request log line. */
+  code?: string;
+  /** The developer behind a developer-key operation, once authenticated. */
+  caller?: Caller;
+  /** How the operation being served words its failures; unset outside operations. */
+  failure?: FailureShape;
+}
+
+export interface ApiEnv {
+  Variables: ApiVariables;
+}
