@@ -29,6 +29,12 @@ const developer: Authenticator<Caller> = {
       codes: ['AUTH_MISSING', 'INVALID_KEY'],
       description: 'No key, or a key that is not valid',
     },
+    // Answered by the rate limiter (rate-limit.ts) before the operation runs.
+    {
+      status: 429,
+      codes: ['RATE_LIMITED'],
+      description: "The key made its plan's requests of the current window",
+    },
   ],
   async check(c, next) {
     const key = credentialFromHeader(c.req.header('authorization'))?.token;

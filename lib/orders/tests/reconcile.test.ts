@@ -101,7 +101,8 @@ async function crashed(opts: { key?: string; leaseMs: number }): Promise<string>
     status: 'pending',
     attempts: 1,
     lines: [],
-    shipping: address,
+    // The snapshot an order keeps of the profile's address, as the service records it.
+    shipping: { id: newId('ship'), profile_id: userId, address_2: null, ...address },
     leaseOwner: 'gone-host:4242:deadbeef',
     leaseUntil: new Date(Date.now() + opts.leaseMs),
     settleAfter: minuteAgo,
