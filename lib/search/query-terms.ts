@@ -77,9 +77,6 @@ async function readStatistics(db: Db, terms: string[]): Promise<Statistics> {
   };
 }
 
-/** Shortest part a glued word is split into: shorter parts ("a", "up") join too much by chance. */
-const MIN_SPLIT_PART = 3;
-
 const isWord = (term: string) => /^[a-z]+$/.test(term);
 
 function footMarkReadings(term: string): [string, string] {
@@ -87,18 +84,9 @@ function footMarkReadings(term: string): [string, string] {
   return [`${number}in`, `${number}ft`];
 }
 
-function splits(term: string): Array<[string, string]> {
-  if (!isWord(term)) return [];
-  const found: Array<[string, string]> = [];
-  for (let i = MIN_SPLIT_PART; i <= term.length - MIN_SPLIT_PART; i++) {
-    found.push([term.slice(0, i), term.slice(i)]);
-  }
-  return found;
-}
-
 /**
  * Every term whose document frequency the rewrite may consult: the typed terms, both readings of
- * a foot mark, each adjacent pair of words joined and each word split in two.
+ * a foot mark and each adjacent pair of words joined.
  */
 export function vocabularyLookups(typed: string[]): string[] {
   const lookups = new Set(typed);
@@ -106,7 +94,6 @@ export function vocabularyLookups(typed: string[]): string[] {
     if (term.endsWith(FOOT_MARK)) footMarkReadings(term).forEach((t) => lookups.add(t));
     const next = typed[i + 1];
     if (next !== undefined && isWord(term) && isWord(next)) lookups.add(term + next);
-    for (const parts of splits(term)) parts.forEach((t) => lookups.add(t));
   });
   return [...lookups];
 }
@@ -116,11 +103,9 @@ export function vocabularyLookups(typed: string[]): string[] {
  * - a number with a foot mark reads as inches or feet, whichever the catalogue holds more
  *   often (inches on a tie: the more common meaning in shoppers' queries);
  * - two adjacent words are joined when the catalogue knows the joined word and not one of the
- *   parts ("dish washer" stays, "door knob" -> "doorknob" only if "knob" were unknown);
- * - an unknown word is split in two known words when it can be ("woodscrew" -> "wood screw"),
- *   the split whose rarer part is the most frequent (the most plausible reading: "woodscrew"
- *   is "wood screw", not "woods crew").
- * Words still unknown are left for spelling correction.
+ *   parts ("cordl ess" -> "cordless"; "dish washer" stays two words when both are known).
+ * Words still unknown are left for spelling correction. Splitting an unknown glued word in two
+ * known ones was measured too and lost on every metric (README, Relevance), so it is not done.
  */
 export function rewriteTerms(typed: string[], df: (term: string) => number): string[] {
   const out: string[] = [];
@@ -142,16 +127,6 @@ export function rewriteTerms(typed: string[], df: (term: string) => number): str
       out.push(term + next);
       i++;
       continue;
-    }
-    if (df(term) === 0) {
-      const known = splits(term).filter(([a, b]) => df(a) > 0 && df(b) > 0);
-      if (known.length > 0) {
-        const [a, b] = known.reduce((best, s) =>
-          Math.min(df(s[0]), df(s[1])) > Math.min(df(best[0]), df(best[1])) ? s : best,
-        );
-        out.push(a, b);
-        continue;
-      }
     }
     out.push(term);
   }
