@@ -15,10 +15,27 @@ function readTsv(file: string): string[][] {
   return lines.slice(1).map((l) => l.split('\t'));
 }
 
+export type Half = 'a' | 'b';
+
 /**
- * Queries with at least one judged product, in file order, the first `limit` of them.
+ * The fixed half of the queries a query id belongs to: the low bit of the first byte of the
+ * SHA-256 of the id. Choices are made on half a and confirmed on half b; a hash rather than
+ * file order keeps the halves alike whatever order the file lists queries in.
  */
-export function readJudgments(queriesFile: string, qrelsFile: string, limit?: number): Judgments {
+export function queryHalf(queryId: string): Half {
+  return createHash('sha256').update(queryId).digest()[0]! % 2 === 0 ? 'a' : 'b';
+}
+
+/**
+ * Queries with at least one judged product, in file order, those of `half` when given, the
+ * first `limit` of them.
+ */
+export function readJudgments(
+  queriesFile: string,
+  qrelsFile: string,
+  limit?: number,
+  half?: Half,
+): Judgments {
   const qrels = new Map<string, Map<string, number>>();
   for (const [qid, pid, rel] of readTsv(qrelsFile)) {
     if (!qid || !pid || rel === undefined) continue;
@@ -27,7 +44,7 @@ export function readJudgments(queriesFile: string, qrelsFile: string, limit?: nu
     qrels.set(qid, judged);
   }
   const queries = readTsv(queriesFile)
-    .filter(([id, text]) => id && text && qrels.has(id))
+    .filter(([id, text]) => id && text && qrels.has(id) && (!half || queryHalf(id) === half))
     .map(([id, text]) => ({ id: id!, text: text! }))
     .slice(0, limit ?? Infinity);
   return { queries, qrels };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { sql } from 'drizzle-orm';
 import { importFiles } from '../catalog/import-files';
 import { openDatabase, queryRows, type Db } from '../db/client';
@@ -10,7 +10,7 @@ import { oneStoreScope } from '../search/lexical-index';
 import { LEXICAL_WEIGHT, type RankingMode } from '../search/score';
 import { findStoreByDomain } from '../stores/access';
 import { addStore } from '../stores/registry';
-import { catalogueFile, readJudgments } from './dataset';
+import { catalogueFile, readJudgments, type Half } from './dataset';
 import { averageScores, scoreQuery, type QueryScores } from './metrics';
 
 const DATASET = path.resolve(process.cwd(), '../shared/datasets/homedepot');
@@ -64,6 +64,12 @@ async function main() {
       path.join(DATASET, 'qrels-dev.tsv'),
     )
     .option('--limit <n>', 'evaluate only the first N judged queries', (v) => Number(v))
+    .addOption(
+      new Option(
+        '--half <half>',
+        'only the queries of one fixed half (hash of the query id)',
+      ).choices(['a', 'b']),
+    )
     .option(
       '--max-products <n>',
       'import only the judged products plus the first products of the file, N in all',
@@ -77,15 +83,16 @@ async function main() {
     queries: string;
     qrels: string;
     limit?: number;
+    half?: Half;
     maxProducts?: number;
     weights: string;
     dataDir: string;
   }>();
 
-  const judgments = readJudgments(opts.queries, opts.qrels, opts.limit);
+  const judgments = readJudgments(opts.queries, opts.qrels, opts.limit, opts.half);
   const catalogue = await catalogueFile(opts.products, judgments, opts.maxProducts);
   process.stderr.write(
-    `eval: ${judgments.queries.length} queries, ${catalogue.count} products, database ${opts.dataDir}\n`,
+    `eval: ${judgments.queries.length} queries${opts.half ? ` (half ${opts.half})` : ''}, ${catalogue.count} products, database ${opts.dataDir}\n`,
   );
   const database = await openDatabase({ dataDir: opts.dataDir });
   try {
@@ -153,6 +160,7 @@ async function main() {
     console.log(
       JSON.stringify({
         queries: judgments.queries.length,
+        half: opts.half ?? 'all',
         products: catalogue.count,
         model: textEmbedder().modelId,
         lexical_weight: LEXICAL_WEIGHT,

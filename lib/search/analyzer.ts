@@ -122,10 +122,20 @@ export function stem(word: string): string {
   return word;
 }
 
+/**
+ * A query's foot mark after a number: shoppers type ' for inches as often as for feet (product
+ * titles write "in." and "ft."), so the query side keeps it open for the catalogue to decide
+ * (query-terms.ts). Product text reads ' as feet.
+ */
+export const FOOT_MARK = "'";
+
 const TOKEN = /\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)*|[a-z]+(?:'[a-z]+)?|["']/g;
 
-/** The terms of a text in order, duplicates kept (term frequency matters). */
-export function analyze(text: string): string[] {
+/**
+ * The terms of a text in order, duplicates kept (term frequency matters). For a query, a number
+ * followed by ' gives the term "<number>'" instead of "<number>ft".
+ */
+export function analyze(text: string, side: 'document' | 'query' = 'document'): string[] {
   const raw = normalizeText(text).match(TOKEN) ?? [];
   const terms: string[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -138,7 +148,12 @@ export function analyze(text: string): string[] {
       }
       terms.push(token);
       const next = raw[i + 1];
-      const unit = next !== undefined ? UNITS[next] : undefined;
+      const unit =
+        next === FOOT_MARK && side === 'query'
+          ? FOOT_MARK
+          : next !== undefined
+            ? UNITS[next]
+            : undefined;
       if (unit) {
         terms.push(`${token}${unit}`);
         i++;
@@ -177,5 +192,5 @@ function modelNumbers(text: string): string[] {
 
 /** Distinct query terms, order kept. */
 export function queryTerms(text: string): string[] {
-  return [...new Set(analyze(text))];
+  return [...new Set(analyze(text, 'query'))];
 }

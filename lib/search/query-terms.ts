@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
-import { queryTerms } from './analyzer';
+import { FOOT_MARK, queryTerms } from './analyzer';
 import { idf } from './bm25';
 import { textArray } from './sql-arrays';
 
@@ -77,41 +77,95 @@ async function readStatistics(db: Db, terms: string[]): Promise<Statistics> {
   };
 }
 
-/** Vocabulary terms sharing the first two letters and within `edits` of the length, by df. */
-async function spellingCandidates(db: Db, term: string, edits: number) {
+const isWord = (term: string) => /^[a-z]+$/.test(term);
+
+function footMarkReadings(term: string): [string, string] {
+  const number = term.slice(0, -FOOT_MARK.length);
+  return [`${number}in`, `${number}ft`];
+}
+
+/**
+ * Every term whose document frequency the rewrite may consult: the typed terms, both readings of
+ * a foot mark and each adjacent pair of words joined.
+ */
+export function vocabularyLookups(typed: string[]): string[] {
+  const lookups = new Set(typed);
+  typed.forEach((term, i) => {
+    if (term.endsWith(FOOT_MARK)) footMarkReadings(term).forEach((t) => lookups.add(t));
+    const next = typed[i + 1];
+    if (next !== undefined && isWord(term) && isWord(next)) lookups.add(term + next);
+  });
+  return [...lookups];
+}
+
+/**
+ * The query's terms rewritten by what the catalogue holds (df, 0 when unknown):
+ * - a number with a foot mark reads as inches or feet, whichever the catalogue holds more
+ *   often (inches on a tie: the more common meaning in shoppers' queries);
+ * - two adjacent words are joined when the catalogue knows the joined word and not one of the
+ *   parts ("cordl ess" -> "cordless"; "dish washer" stays two words when both are known).
+ * Words still unknown are left for spelling correction. Splitting an unknown glued word in two
+ * known ones was measured too and lost on every metric (README, Relevance), so it is not done.
+ */
+export function rewriteTerms(typed: string[], df: (term: string) => number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < typed.length; i++) {
+    const term = typed[i]!;
+    if (term.endsWith(FOOT_MARK)) {
+      const [inch, foot] = footMarkReadings(term);
+      out.push(df(foot) > df(inch) ? foot : inch);
+      continue;
+    }
+    const next = typed[i + 1];
+    if (
+      next !== undefined &&
+      isWord(term) &&
+      isWord(next) &&
+      df(term + next) > 0 &&
+      (df(term) === 0 || df(next) === 0)
+    ) {
+      out.push(term + next);
+      i++;
+      continue;
+    }
+    out.push(term);
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * Vocabulary terms that could be `term` mistyped: sharing its first two letters, or, when none
+ * is close enough, with the first letter the one wrong (substituted, added or dropped), within
+ * `edits` of its length.
+ */
+async function spellingCandidates(db: Db, term: string, edits: number, firstLetter: boolean) {
+  const lengths = sql`length(term) BETWEEN ${term.length - edits} AND ${term.length + edits}`;
+  if (firstLetter) {
+    return queryRows<{ term: string; df: number }>(
+      db,
+      sql`SELECT term, df FROM search_terms
+          WHERE ${lengths}
+            AND (substr(term, 2, 3) = ${term.slice(1, 4)}
+                 OR substr(term, 1, 3) = ${term.slice(1, 4)}
+                 OR substr(term, 2, 3) = ${term.slice(0, 3)})
+          ORDER BY term`,
+    );
+  }
   const prefix = term.slice(0, 2);
   const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(1) + 1);
   return queryRows<{ term: string; df: number }>(
     db,
     sql`SELECT term, df FROM search_terms
-        WHERE term >= ${prefix} AND term < ${after}
-          AND length(term) BETWEEN ${term.length - edits} AND ${term.length + edits}
+        WHERE term >= ${prefix} AND term < ${after} AND ${lengths}
         ORDER BY term`,
   );
 }
 
-/**
- * The query's terms with their weights and the statistics of every store together, so that a
- * score means the same in any store. A word no store holds is replaced by the closest known
- * term sharing its first two letters (1 edit for short words, 2 for long ones), most frequent
- * first.
- */
-export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQuery> {
-  const typed = queryTerms(text);
-  const stats = await readStatistics(db, typed);
-  const docCount = Math.max(stats.docCount, 1);
-  const terms: QueryTerm[] = [];
-  let idfTotal = 0;
-  for (const term of typed) {
-    const df = stats.df.get(term) ?? 0;
-    const edits = allowedEdits(term);
-    if (df > 0 || edits === 0) {
-      idfTotal += idf(docCount, df);
-      if (df > 0) terms.push({ term, weight: idf(docCount, df) });
-      continue;
-    }
+/** The closest known term within `edits` (most frequent among equals), or undefined. */
+async function correction(db: Db, term: string, edits: number) {
+  for (const firstLetter of [false, true]) {
     let best: { term: string; distance: number; df: number } | undefined;
-    for (const candidate of await spellingCandidates(db, term, edits)) {
+    for (const candidate of await spellingCandidates(db, term, edits, firstLetter)) {
       const distance = editDistance(term, candidate.term, edits);
       if (distance > edits) continue;
       if (
@@ -122,6 +176,33 @@ export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQu
         best = { term: candidate.term, distance, df: candidate.df };
       }
     }
+    if (best) return best;
+  }
+  return undefined;
+}
+
+/**
+ * The query's terms with their weights and the statistics of every store together, so that a
+ * score means the same in any store. The typed terms are first rewritten by the catalogue's
+ * vocabulary (rewriteTerms); a word no store holds then is replaced by the closest known term
+ * (correction), 1 edit for short words, 2 for long ones, at CORRECTION_WEIGHT.
+ */
+export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQuery> {
+  const typed = queryTerms(text);
+  const stats = await readStatistics(db, vocabularyLookups(typed));
+  const dfOf = (term: string) => stats.df.get(term) ?? 0;
+  const docCount = Math.max(stats.docCount, 1);
+  const terms: QueryTerm[] = [];
+  let idfTotal = 0;
+  for (const term of rewriteTerms(typed, dfOf)) {
+    const df = dfOf(term);
+    const edits = allowedEdits(term);
+    if (df > 0 || edits === 0) {
+      idfTotal += idf(docCount, df);
+      if (df > 0) terms.push({ term, weight: idf(docCount, df) });
+      continue;
+    }
+    const best = await correction(db, term, edits);
     idfTotal += idf(docCount, best?.df ?? 0);
     if (best) terms.push({ term: best.term, weight: CORRECTION_WEIGHT * idf(docCount, best.df) });
   }

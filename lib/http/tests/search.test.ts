@@ -165,6 +165,23 @@ describe('POST /search/products', () => {
     expect(typo.body.product_ids[0]).toBe('7003');
   });
 
+  it('reads the query by the catalogue: a split word, a first-letter typo, a foot mark for inches', async () => {
+    const split = await search({ query: { text: 'cordl ess drill' }, similarity_threshold: 0.8 });
+    expect(split.body.product_ids).toEqual(['7003']);
+    const typo = await search({
+      query: { text: 'vopper pipe' },
+      similarity_threshold: 0.6,
+      max_result_count: 5,
+    });
+    expect(typo.body.product_ids).toEqual(['7001', '7006']);
+    const mark = await search({
+      query: { text: "3/4' pipe" },
+      similarity_threshold: 0.8,
+      max_result_count: 5,
+    });
+    expect(mark.body.product_ids).toEqual(['7001', '7006']);
+  });
+
   it('answers NO_RESULTS_FOUND with empty arrays when nothing clears the threshold', async () => {
     const res = await search({ query: { text: 'xylophone quartz zeppelin' } });
     expect(res.status).toBe(200);
