@@ -1,4 +1,5 @@
 import pino from 'pino';
+import pretty from 'pino-pretty';
 import { env } from '../config/env';
 import { errorFields } from './error-fields';
 
@@ -27,8 +28,24 @@ const options: pino.LoggerOptions = {
   redact: { paths: [...PERSONAL, ...PERSONAL.map((f) => `*.${f}`)], censor: '[redacted]' },
 };
 
+/**
+ * Where lines go: JSON for log collectors (output that is not a terminal, or LOG_FORMAT=json),
+ * readable lines for a person at a terminal (or LOG_FORMAT=pretty). Pretty printing runs in this
+ * thread, synchronously: a worker-thread transport could lose the last lines of a crash.
+ */
+function destination(): pino.DestinationStream | undefined {
+  const format = env().LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  if (format === 'json') return undefined;
+  return pretty({
+    sync: true,
+    colorize: Boolean(process.stdout.isTTY),
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+  });
+}
+
 export function logger(): pino.Logger {
-  slot.__logger ??= pino({ ...options, level: env().LOG_LEVEL });
+  slot.__logger ??= pino({ ...options, level: env().LOG_LEVEL }, destination());
   return slot.__logger;
 }
 
