@@ -212,8 +212,9 @@ async function stopsEverything(running: NewcomerApp, signal: NodeJS.Signals): Pr
       return '';
     }
   });
+  // The process serving API and dashboard (lib/server/start.ts, which runs serve.ts) is among them.
   expect(
-    titles.some((t) => t.startsWith('next-server')),
+    titles.some((t) => t.includes('lib/server/start.ts')),
     titles.join('\n'),
   ).toBe(true);
   expect(readLock(dataDir)?.pid).toBeDefined();
