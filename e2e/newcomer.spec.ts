@@ -64,6 +64,19 @@ test.beforeAll(async ({ browser }) => {
     })
     .toMatch(/^csk_/);
   printedKey = /Its API key, shown only this once:\s+(csk_\S+)/.exec(app.output())![1]!;
+  // The key is printed while the server boots, before it listens.
+  await expect
+    .poll(
+      () =>
+        fetch(`${app.origin}/api/health`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe(200);
   page = await browser.newPage();
   keys = watchForKeys(page);
 });
