@@ -258,7 +258,6 @@ interface RetrievalRow {
  * term weights and the average length of this query's statistics.
  */
 function scoreCandidates(rows: RetrievalRow[], lexical: LexicalQuery | undefined): Candidate[] {
-  const weights = new Map(lexical?.terms.map((t) => [t.term, t.weight]));
   const avgdl = lexical?.avgdl ?? 1;
   const postingsOf = new Map<string, Map<string, RetrievalRow>>();
   for (const r of rows) {
@@ -278,9 +277,8 @@ function scoreCandidates(rows: RetrievalRow[], lexical: LexicalQuery | undefined
       for (const t of lexical?.terms ?? []) {
         const posting = held?.get(t.term);
         if (!posting) continue;
-        const w = weights.get(t.term)!;
-        bm25 += w * impact(Number(posting.tf), Number(posting.doc_len), avgdl);
-        matched += w;
+        bm25 += t.weight * impact(Number(posting.tf), Number(posting.doc_len), avgdl);
+        matched += t.weight;
       }
       return {
         productId: Number(r.product_id),
