@@ -12,8 +12,14 @@ export function hasNoBody(req: HonoRequest): boolean {
   );
 }
 
-/** Reads a JSON object body with a size limit, saying exactly what was wrong with it. */
-export async function readJsonBody(req: HonoRequest): Promise<unknown> {
+/**
+ * Reads a JSON object body with a size limit, saying exactly what was wrong with it. With
+ * `optional`, an empty JSON body reads as `{}` (as no body at all does).
+ */
+export async function readJsonBody(
+  req: HonoRequest,
+  { optional = false }: { optional?: boolean } = {},
+): Promise<unknown> {
   const type = req.header('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new BodyError(
@@ -41,6 +47,7 @@ export async function readJsonBody(req: HonoRequest): Promise<unknown> {
     }
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim() && optional) return {};
   if (!text.trim()) throw new BodyError('Request body is empty; a JSON object is required');
   let parsed: unknown;
   try {

@@ -70,7 +70,7 @@ function checkPathEncoding(code: ApiCode, url: string): void {
 async function rawBody(c: Context<ApiEnv>, spec: InputSchemas): Promise<unknown> {
   if (spec.bodyOptional && hasNoBody(c.req)) return {};
   try {
-    return await readJsonBody(c.req);
+    return await readJsonBody(c.req, { optional: spec.bodyOptional });
   } catch (err) {
     if (err instanceof BodyError) throw new ApiError(spec.invalidCode, err.message, 400);
     throw err;
