@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { env } from '../../config/env';
 import { profiles, shippingAddresses, styles } from '../../db/schema';
 import { usAddress as address } from '../../testing/fixtures/address';
 import { startTestServer, type TestServer } from '../../testing/server';
@@ -159,5 +160,53 @@ describe('control and bidirectional characters', () => {
     expect(update.body.error).toMatch(
       /shipping_address\.address_1 must not contain control characters, line breaks, tabs or bidirectional controls: found a carriage return \(U\+000D\) at character 12/,
     );
+  });
+});
+
+function chunked(bytes: number): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      const chunk = new TextEncoder().encode(' '.repeat(1024));
+      for (let sent = 0; sent < bytes; sent += chunk.length) controller.enqueue(chunk);
+      controller.enqueue(new TextEncoder().encode('{}'));
+      controller.close();
+    },
+  });
+}
+
+/**
+ * Found by the fuzz suite: a body refused before it was read to its end (too large, or not
+ * JSON) left its rest on a keep-alive connection that the server then closed, so the client's
+ * next request on it failed with "other side closed". Such an answer says `Connection: close`.
+ */
+describe('a body refused before it is read', () => {
+  const limit = env().MAX_BODY_BYTES;
+
+  it.each([
+    ['declared too large', JSON.stringify({ text: 'x'.repeat(limit) }), 'application/json'],
+    ['too large, chunked', chunked(limit + 4096), 'application/json'],
+    ['not JSON', '{"text":"linen"}', 'text/plain'],
+  ] as const)(
+    '%s: 400 with Connection: close, and the next request works',
+    async (_, body, type) => {
+      const refused = await t.call('POST', '/profiles/create', {
+        key: dev.key,
+        body,
+        headers: { 'content-type': type },
+      });
+      expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_REQUEST']);
+      expect(refused.headers.get('connection')).toBe('close');
+      const next = await t.call('POST', '/profiles/create', { key: dev.key });
+      expect(next.status).toBe(201);
+    },
+  );
+
+  it('keeps the connection open when the whole body was read', async () => {
+    const refused = await t.call('POST', '/profiles/create', {
+      key: dev.key,
+      body: '{"a":',
+    });
+    expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_REQUEST']);
+    expect(refused.headers.get('connection')).not.toBe('close');
   });
 });
