@@ -329,15 +329,13 @@ function pathFaults(op: DeclaredOperation): fc.Arbitrary<FuzzRequest> {
         rawParams: { [name]: value },
       })),
     ),
-    fc
-      .constantFrom(...names)
-      .chain((name) =>
-        odd.map((value) => ({
-          fault: 'odd id in the path',
-          invalid: false,
-          params: { [name]: value },
-        })),
-      ),
+    fc.constantFrom(...names).chain((name) =>
+      odd.map((value) => ({
+        fault: 'odd id in the path',
+        invalid: false,
+        params: { [name]: value },
+      })),
+    ),
   );
 }
 
