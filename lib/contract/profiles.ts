@@ -17,6 +17,15 @@ export const profileRecord = z
 
 export type ProfileRecord = z.infer<typeof profileRecord>;
 
+/**
+ * A profile takes no fields: the request has no body, or an empty JSON object. Anything else (a
+ * field, invalid JSON, another content type) is a malformed request and creates nothing.
+ */
+export const createProfileRequest = z.strictObject({}).meta({
+  id: 'CreateProfileRequest',
+  description: 'No fields: send no body, or an empty JSON object `{}`',
+});
+
 export const createProfileResponse = z
   .object({
     success: z.literal(true),

@@ -3,6 +3,7 @@ import { isValidPhoneNumber, type CountryCode } from 'libphonenumber-js';
 import { postcodeValidator, postcodeValidatorExistsForCountry } from 'postcode-validator';
 import { z } from 'zod';
 import { idInput, isoTimestamp } from './common';
+import { singleLine } from './plain-text';
 
 const COUNTRIES = new Set(iso31661.map((c) => c.alpha2));
 
@@ -28,15 +29,15 @@ export function provinceCodesFor(country: string): string[] | undefined {
 }
 
 const text = (max: number) =>
-  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+  singleLine(z.string().trim()).min(1, 'is required').max(max, `must be at most ${max} characters`);
 
 const addressFields = z.object({
   first_name: text(100),
   last_name: text(100),
-  email: z.string().trim().max(254).pipe(z.email('must be a valid e-mail address')),
+  email: singleLine(z.string().trim()).max(254).pipe(z.email('must be a valid e-mail address')),
   phone: text(40),
   address_1: text(255),
-  address_2: z.string().trim().max(255, 'must be at most 255 characters').nullish(),
+  address_2: singleLine(z.string().trim()).max(255, 'must be at most 255 characters').nullish(),
   city: text(100),
   country_code: z
     .string()
@@ -44,17 +45,13 @@ const addressFields = z.object({
     .toUpperCase()
     .regex(/^[A-Z]{2}$/, 'must be a two-letter country code such as US or CA')
     .refine((c) => COUNTRIES.has(c), 'is not an ISO 3166-1 country code'),
-  province_code: z
-    .string()
-    .trim()
+  province_code: singleLine(z.string().trim())
     .toUpperCase()
     .min(1, 'is required')
     .max(10, 'must be at most 10 characters')
     // Accept the ISO form "US-CA" as well as the bare "CA" platforms use.
     .transform((v) => v.replace(/^[A-Z]{2}-/, '')),
-  postal_code: z
-    .string()
-    .trim()
+  postal_code: singleLine(z.string().trim())
     .toUpperCase()
     .min(1, 'is required')
     .max(20, 'must be at most 20 characters'),

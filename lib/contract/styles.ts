@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { idInput, isoTimestamp } from './common';
+import { multiLine } from './plain-text';
 
 export const STYLE_TEXT_MAX = 2000;
 
-export const styleText = z
-  .string()
-  .trim()
+export const styleText = multiLine(z.string().trim())
   .min(1, 'must not be empty')
   .max(STYLE_TEXT_MAX, `must be at most ${STYLE_TEXT_MAX} characters`)
   .meta({

@@ -1,7 +1,18 @@
 import type { HonoRequest } from 'hono';
 import { env } from '../config/env';
 
-export class BodyError extends Error {}
+export class BodyError extends Error {
+  constructor(
+    message: string,
+    /**
+     * The body was refused before it was read to its end: the rest of it is still on the
+     * connection, which cannot carry another request.
+     */
+    readonly unread = false,
+  ) {
+    super(message);
+  }
+}
 
 /** True when the request carries no body at all (no type, no length, not chunked). */
 export function hasNoBody(req: HonoRequest): boolean {
@@ -12,18 +23,25 @@ export function hasNoBody(req: HonoRequest): boolean {
   );
 }
 
-/** Reads a JSON object body with a size limit, saying exactly what was wrong with it. */
-export async function readJsonBody(req: HonoRequest): Promise<unknown> {
+/**
+ * Reads a JSON object body with a size limit, saying exactly what was wrong with it. With
+ * `optional`, an empty JSON body reads as `{}` (as no body at all does).
+ */
+export async function readJsonBody(
+  req: HonoRequest,
+  { optional = false }: { optional?: boolean } = {},
+): Promise<unknown> {
   const type = req.header('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new BodyError(
       `Content-Type must be application/json (got ${type ? `"${type.slice(0, 60)}"` : 'none'})`,
+      true,
     );
   }
   const limit = env().MAX_BODY_BYTES;
   const declared = Number(req.header('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
-    throw new BodyError(`Request body is ${declared} bytes; the limit is ${limit}`);
+    throw new BodyError(`Request body is ${declared} bytes; the limit is ${limit}`, true);
   }
   const reader = req.raw.body?.getReader();
   const chunks: Uint8Array[] = [];
@@ -35,12 +53,13 @@ export async function readJsonBody(req: HonoRequest): Promise<unknown> {
       size += value.byteLength;
       if (size > limit) {
         await reader.cancel();
-        throw new BodyError(`Request body exceeds the limit of ${limit} bytes`);
+        throw new BodyError(`Request body exceeds the limit of ${limit} bytes`, true);
       }
       chunks.push(value);
     }
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  if (!text.trim() && optional) return {};
   if (!text.trim()) throw new BodyError('Request body is empty; a JSON object is required');
   let parsed: unknown;
   try {

@@ -70,9 +70,14 @@ function checkPathEncoding(code: ApiCode, url: string): void {
 async function rawBody(c: Context<ApiEnv>, spec: InputSchemas): Promise<unknown> {
   if (spec.bodyOptional && hasNoBody(c.req)) return {};
   try {
-    return await readJsonBody(c.req);
+    return await readJsonBody(c.req, { optional: spec.bodyOptional });
   } catch (err) {
-    if (err instanceof BodyError) throw new ApiError(spec.invalidCode, err.message, 400);
+    if (err instanceof BodyError) {
+      // Without `Connection: close` a client would send its next request on a connection the
+      // server closes once this answer is out (the unread rest of the body is never drained).
+      const headers = err.unread ? { connection: 'close' } : undefined;
+      throw new ApiError(spec.invalidCode, err.message, 400, undefined, { headers });
+    }
     throw err;
   }
 }

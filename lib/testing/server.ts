@@ -20,7 +20,12 @@ export interface TestServer {
   call(
     method: string,
     path: string,
-    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
+    opts?: {
+      key?: string | null;
+      /** JSON, or a string sent as is; bytes or a stream are sent as is without a content type. */
+      body?: unknown;
+      headers?: Record<string, string>;
+    },
   ): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
@@ -53,12 +58,16 @@ export async function startTestServer(opts: { url?: string } = {}): Promise<Test
     async call(method, path, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       if (opts.key) headers.authorization = opts.key;
-      let body: string | undefined;
-      if (opts.body !== undefined && method !== 'GET') {
+      let body: BodyInit | undefined;
+      if (opts.body instanceof Uint8Array || opts.body instanceof ReadableStream) {
+        body = opts.body as BodyInit;
+      } else if (opts.body !== undefined && method !== 'GET') {
         body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      // A stream goes out chunked, without a Content-Length; fetch requires half duplex for it.
+      const duplex = body instanceof ReadableStream ? { duplex: 'half' } : {};
+      const res = await fetch(`${baseUrl}${path}`, { method, headers, body, ...duplex });
       const text = await res.text();
       let parsed: unknown = text;
       try {

@@ -1,5 +1,9 @@
 import { idParams } from '../../contract/common';
-import { createProfileResponse, retrieveProfileResponse } from '../../contract/profiles';
+import {
+  createProfileRequest,
+  createProfileResponse,
+  retrieveProfileResponse,
+} from '../../contract/profiles';
 import { createProfile, getProfile } from '../../profiles/service';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
@@ -12,6 +16,8 @@ export function profileRoutes(api: Api): void {
     operationId: 'createProfile',
     summary: 'Create a profile (an end user of the calling developer)',
     tags: ['Profiles'],
+    body: createProfileRequest,
+    bodyOptional: true,
     invalidCode: 'INVALID_REQUEST',
     successFlag: true,
     success: { status: 201, schema: createProfileResponse, description: 'The new profile' },

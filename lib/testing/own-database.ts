@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export interface OwnDatabase {
+  /** The URL to open: a fresh database on the test server, or 'memory://'. */
+  url: string;
+  /** Removes the fresh database; call after every connection to it is closed. */
+  drop(): Promise<void>;
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database no other test file writes to, for a test that compares whole tables before and
+ * after: parallel suites share the server TEST_DATABASE_URL names. On a PostgreSQL server that
+ * is a database created for the file (migrated when opened); where the server cannot give one
+ * (no TEST_DATABASE_URL, or PGlite's socket server, which serves one database whatever the URL
+ * names), the file gets an in-process PGlite.
+ */
+export async function ownDatabase(label: string): Promise<OwnDatabase> {
+  const server = process.env.TEST_DATABASE_URL;
+  const memory = { url: 'memory://', drop: async () => undefined };
+  if (!server) return memory;
+  const name = `${label}_${randomBytes(6).toString('hex')}`.toLowerCase();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const drop = () =>
+    withClient(server, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+      () => undefined,
+    );
+  try {
+    await withClient(server, (c) => c.query(`CREATE DATABASE "${name}"`));
+    const current = await withClient(url.toString(), (c) => c.query('SELECT current_database()'));
+    if (current.rows[0]?.current_database === name) return { url: url.toString(), drop };
+  } catch {
+    // No database of its own on this server: the in-process one below.
+  }
+  await drop().catch(() => undefined);
+  return memory;
+}
