@@ -9,6 +9,7 @@ import { openDatabase, setDatabase } from '../db/client';
 import { seedDemoData } from '../demo/seed';
 import { buildApi } from '../http/app';
 import { rateLimitSettings } from '../http/rate-limit';
+import { percentile } from './percentile';
 
 /**
  * `npm run bench:fairness`: what one API key flooding the service does to another key. The API
@@ -44,11 +45,6 @@ async function serveApi(): Promise<void> {
       process.stdout.write(`${JSON.stringify(served)}\n`);
     })();
   });
-}
-
-function percentile(sorted: number[], p: number): number {
-  const rank = Math.max(Math.ceil((p / 100) * sorted.length) - 1, 0);
-  return Math.round(sorted[rank]! * 10) / 10;
 }
 
 function searchBody(n: number): string {
@@ -136,7 +132,7 @@ async function measure(): Promise<void> {
   try {
     const line = await new Promise<string>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`the API process exited (${code})`)));
-      readline.createInterface({ input: child.stdout! }).once('line', resolve);
+      readline.createInterface({ input: child.stdout }).once('line', resolve);
     });
     const served = JSON.parse(line) as Served;
     await quietSearches(served, 20);

@@ -67,7 +67,6 @@ export const DEFAULT_COLOUR_WEIGHT = 0.5;
 export class MobileNetImageEmbedder implements ImageEmbedder {
   readonly modelId: string;
   readonly dimensions: number;
-  readonly textAligned = false;
   private readonly colourWeight: number;
   private model?: Promise<GraphModel>;
 

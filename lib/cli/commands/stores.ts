@@ -5,13 +5,8 @@ import { listSyncErrors, type JobOutcome } from '../../catalog/store-job';
 import { startSync } from '../../catalog/sync';
 import { textEmbedder } from '../../embeddings';
 import { reindexAll } from '../../search/indexer';
-import {
-  addStore,
-  getStoreSummary,
-  listStores,
-  setAccessPolicy,
-  type StoreSummary,
-} from '../../stores/registry';
+import type { StoreSummary } from '../../contract/admin-stores';
+import { addStore, getStoreSummary, listStores, setAccessPolicy } from '../../stores/registry';
 import { CliError, emit, withDatabase } from '../context';
 
 function storeLine(s: StoreSummary): string {

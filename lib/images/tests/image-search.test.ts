@@ -95,7 +95,6 @@ beforeAll(async () => {
   embedder = {
     modelId: real.modelId,
     dimensions: real.dimensions,
-    textAligned: real.textAligned,
     embedImages(batch) {
       embedCalls += batch.length;
       return real.embedImages(batch);
