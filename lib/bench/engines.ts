@@ -51,7 +51,7 @@ export function benchEngine(name: EngineName, dataDir: string, port: number): Be
         return openDatabase({ dataDir });
       },
       connection: () => ({ dataDir }),
-      stop: async () => undefined,
+      stop: () => Promise.resolve(),
     };
   }
   const tools = pgTools();
@@ -80,9 +80,10 @@ export function benchEngine(name: EngineName, dataDir: string, port: number): Be
       return openDatabase({ url });
     },
     connection: () => ({ url }),
-    async stop() {
+    stop() {
       if (started) execFileSync('bash', [tools, 'stop', dir], { stdio: 'inherit' });
       fs.rmSync(dir, { recursive: true, force: true });
+      return Promise.resolve();
     },
   };
 }

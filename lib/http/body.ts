@@ -4,7 +4,7 @@ import { env } from '../config/env';
 export class BodyError extends Error {}
 
 /** True when the request carries no body at all (no type, no length, not chunked). */
-export function hasNoBody(req: HonoRequest): boolean {
+export function hasNoBody(req: HonoRequest<string>): boolean {
   return (
     !req.header('content-type') &&
     !req.header('transfer-encoding') &&
@@ -13,7 +13,7 @@ export function hasNoBody(req: HonoRequest): boolean {
 }
 
 /** Reads a JSON object body with a size limit, saying exactly what was wrong with it. */
-export async function readJsonBody(req: HonoRequest): Promise<unknown> {
+export async function readJsonBody(req: HonoRequest<string>): Promise<unknown> {
   const type = req.header('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new BodyError(

@@ -306,7 +306,7 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
       await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`));
       await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
     }
-    return queryRows<RetrievalRow>(tx as unknown as Db, query);
+    return queryRows<RetrievalRow>(tx, query);
   });
   const lexical = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
   return scoreCandidates(rows, lexical);

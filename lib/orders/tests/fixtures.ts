@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
 import { resetEnvCache } from '../../config/env';
 import type { Db } from '../../db/client';
 import { newId } from '../../db/ids';
 import { eq } from 'drizzle-orm';
 import { orders, products, stores, variants } from '../../db/schema';
 import type { TestServer } from '../../testing/server';
+import { usAddress } from '../../testing/fixtures/address';
+import { newProfile } from '../../testing/profiles';
 
 export interface FixtureVariant {
   id: number;
@@ -89,30 +90,11 @@ export async function insertStore(
   return id;
 }
 
-export const address = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  email: 'ada@example.com',
-  phone: '+1 415 555 2671',
-  address_1: '1 Market St',
-  city: 'San Francisco',
-  country_code: 'US',
-  province_code: 'CA',
-  postal_code: '94105',
-};
+export const address = usAddress;
 
 /** A profile of the key's developer, with `address` attached unless told otherwise. */
-export async function newShopper(t: TestServer, key: string, withAddress = true): Promise<string> {
-  const created = await t.call('POST', '/profiles/create', { key });
-  const id = created.body.profile.id as string;
-  if (withAddress) {
-    const res = await t.call('POST', '/shipping/create', {
-      key,
-      body: { profile_id: id, shipping_address: address },
-    });
-    expect(res.status).toBe(201);
-  }
-  return id;
+export function newShopper(t: TestServer, key: string, withAddress = true): Promise<string> {
+  return newProfile(t, key, withAddress ? address : undefined);
 }
 
 /** Waits until a pending order's store lookup would be final (its settle_after has passed). */

@@ -9,7 +9,7 @@ export type { FixtureProduct };
 
 let sequence = 0;
 
-async function* onePage(records: unknown[]): AsyncGenerator<unknown[]> {
+function* onePage(records: unknown[]): Generator<unknown[]> {
   yield records;
 }
 
