@@ -2,17 +2,8 @@ import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 import tseslint from 'typescript-eslint';
 
-/** Code that serves no request: benchmarks, relevance evaluation, test fixtures and helpers. */
-const TOOLING = [
-  'lib/bench/**',
-  'lib/eval/**',
-  'lib/images/bench.ts',
-  'lib/images/evaluate-descriptors.ts',
-  'lib/testing/**',
-  'lib/search/testing/**',
-  'lib/images/testing/**',
-  'lib/orders/tests/fixtures.ts',
-];
+/** Code that serves no request: benchmarks and relevance evaluation, test fixtures and helpers. */
+const TOOLING = ['lib/tooling/**', 'lib/testing/**'];
 
 const NEXT_APP_ZONE = {
   target: './lib',

@@ -53,7 +53,7 @@ function readPackagedModel(): io.ModelArtifacts {
   };
 }
 
-/** Measured best on generated look-alikes (lib/images/evaluate-descriptors.ts): 0.5. */
+/** Measured best on generated look-alikes (lib/tooling/images/evaluate-descriptors.ts): 0.5. */
 export const DEFAULT_COLOUR_WEIGHT = 0.5;
 
 /**

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../testing/server';
 import { madeUpWord } from '../testing/unique';
 import { analyze } from './analyzer';
 import { indexProducts } from './indexer';
-import { createFixtureStore } from './testing/catalogue';
+import { createFixtureStore } from '../testing/fixtures/catalogue';
 import { bigintArray, textArray } from './sql-arrays';
 
 let t: TestServer;

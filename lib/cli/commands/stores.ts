@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { importFiles } from '../../catalog/import-files';
-import { catalogueBar, indexBar } from '../../catalog/progress-bar';
+import { catalogueBar, indexBar } from '../progress-bar';
 import { listSyncErrors, type JobOutcome } from '../../catalog/store-job';
 import { startSync } from '../../catalog/sync';
 import { textEmbedder } from '../../embeddings';

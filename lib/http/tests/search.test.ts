@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtureStore, type FixtureProduct } from '../../search/testing/catalogue';
+import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { madeUpWord } from '../../testing/unique';
 import { newProfile } from '../../testing/profiles';
+import type { FixtureProduct } from '../../testing/fixtures/admin-product';
 
 // The suite's free key sends more than a free plan's minute of searches; the limits have their
 // own suite (rate-limit.test.ts).

@@ -16,9 +16,9 @@ import {
   newShopper,
   pastSettleTime,
   storefrontProduct,
-  type FixtureProduct,
-} from './fixtures';
+} from '../../testing/fixtures/orders';
 import { waitFor } from '../../testing/wait-for';
+import type { FixtureProduct } from '../../testing/fixtures/admin-product';
 
 const OPERATOR = 'operator-token-for-tests-0123456789';
 const ACME_TOKEN = `shpat_${randomBytes(16).toString('hex')}`;

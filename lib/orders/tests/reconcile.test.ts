@@ -17,9 +17,9 @@ import {
   newShopper,
   pastSettleTime,
   storefrontProduct,
-  type FixtureProduct,
-} from './fixtures';
+} from '../../testing/fixtures/orders';
 import { waitFor } from '../../testing/wait-for';
+import type { FixtureProduct } from '../../testing/fixtures/admin-product';
 
 const TOKEN = `shpat_${randomBytes(16).toString('hex')}`;
 fastOrderSettings();

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase, type Database, type OpenOptions } from '../db/client';
+import { openDatabase, type Database, type OpenOptions } from '../../db/client';
 
 export const ENGINES = ['pglite', 'postgres', 'citus'] as const;
 export type EngineName = (typeof ENGINES)[number];

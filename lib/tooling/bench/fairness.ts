@@ -4,11 +4,11 @@ import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
-import { createDeveloper, createKey } from '../auth/keys';
-import { openDatabase, setDatabase } from '../db/client';
-import { seedDemoData } from '../demo/seed';
-import { buildApi } from '../http/app';
-import { rateLimitSettings } from '../http/rate-limit';
+import { createDeveloper, createKey } from '../../auth/keys';
+import { openDatabase, setDatabase } from '../../db/client';
+import { seedDemoData } from '../../demo/seed';
+import { buildApi } from '../../http/app';
+import { rateLimitSettings } from '../../http/rate-limit';
 import { percentile } from './percentile';
 
 /**

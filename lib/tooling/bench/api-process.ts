@@ -2,8 +2,8 @@ import { fork } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
-import { closeDatabase, openDatabase, setDatabase, type OpenOptions } from '../db/client';
-import { buildApi } from '../http/app';
+import { closeDatabase, openDatabase, setDatabase, type OpenOptions } from '../../db/client';
+import { buildApi } from '../../http/app';
 
 /**
  * The API alone in its own process, as it runs in production: the bench measures its latency
