@@ -117,19 +117,28 @@ export async function authenticate(db: Db, key: string): Promise<Caller | undefi
 /** last_used_at is kept to the minute: finer would cost a write on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** Keys whose last_used_at this process is writing: a burst of requests needs one write. */
+const noting = new Set<string>();
+
 /**
  * Records that a key was used, at most once a minute per key: the row authenticate has just read
- * says whether the minute is over, and the condition keeps concurrent requests (or servers) from
- * writing it twice.
+ * says whether the minute is over, a burst of this process's requests leaves it to the first, and
+ * the condition keeps other servers from writing it twice.
  */
 async function noteUse(db: Db, keyId: string, lastUsedAt: Date | null): Promise<void> {
   const now = Date.now();
   if (lastUsedAt && now - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
-  const stale = new Date(now - LAST_USED_RESOLUTION_MS);
-  await db
-    .update(apiKeys)
-    .set({ lastUsedAt: new Date(now) })
-    .where(
-      and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))),
-    );
+  if (noting.has(keyId)) return;
+  noting.add(keyId);
+  try {
+    const stale = new Date(now - LAST_USED_RESOLUTION_MS);
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(
+        and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))),
+      );
+  } finally {
+    noting.delete(keyId);
+  }
 }
