@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { StoreSummary } from '../contract/admin-stores';
 import type {
   addStoreRequest,
   storeListResponse,
+  StoreSummary,
   syncErrorsResponse,
 } from '../contract/admin-stores';
 import type {
@@ -19,10 +19,9 @@ export type { ProfileRecord } from '../contract/profiles';
 export type { ShippingAddressInput, ShippingRecord } from '../contract/shipping';
 export type { StyleRecord } from '../contract/styles';
 export type { BuyResponse, OrderRecord } from '../contract/orders';
-export type { SearchProduct } from '../contract/search';
-
-export type { SearchProductsRequest } from '../contract/search';
+export type { SearchProduct, SearchProductsRequest } from '../contract/search';
 export type { BuyRequest } from '../contract/orders';
+
 /** Requests as a caller writes them (the schemas' input side: defaults may be left out). */
 export type GetProductQuery = Partial<Record<keyof z.input<typeof getProductQuery>, string>>;
 export type AddStoreRequest = z.input<typeof addStoreRequest>;
