@@ -13,6 +13,7 @@ import pg from 'pg';
 import { dataDir, env } from '../config/env';
 import { acquireLock, readLock } from './lock';
 import * as schema from './schema';
+import { sessionSettingStatements } from './session-settings';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -74,6 +75,7 @@ async function openEmbedded(dir: string | undefined, opts: OpenOptions): Promise
     const client = await PGlite.create({ extensions: { vector } });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder: migrationsDir() });
+    await client.exec(sessionSettingStatements().join('; '));
     return { db, kind: 'pglite', location: 'memory://', close: () => closePglite(client) };
   }
   if (opts.joinRunningServer) {
@@ -90,6 +92,7 @@ async function openEmbedded(dir: string | undefined, opts: OpenOptions): Promise
     const client = await PGlite.create(path.join(dir, 'pg'), { extensions: { vector } });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder: migrationsDir() });
+    await client.exec(sessionSettingStatements().join('; '));
     let socket: PGLiteSocketServer | undefined;
     if (opts.shareOverSocket) {
       socket = new PGLiteSocketServer({

@@ -1,11 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiRequestError } from '../api-client';
+import { failure } from './tool';
 
 /**
  * A tool's answer from its API calls: the result as structured content and a short summary for
  * the agent to read. A failure the API answered becomes a tool error that starts with the API's
  * code, so an agent can act on it as an HTTP client would; anything else propagates, and the SDK
- * reports it as a tool error with its message.
+ * reports it as a JSON-RPC error.
  */
 export async function answer<T extends object>(
   call: () => Promise<T>,
@@ -26,8 +27,5 @@ export async function answer<T extends object>(
 
 function apiFailure(err: ApiRequestError): CallToolResult {
   const details = err.details && !err.message.includes(err.details) ? ` (${err.details})` : '';
-  return {
-    isError: true,
-    content: [{ type: 'text', text: `${err.code}: ${err.message}${details}` }],
-  };
+  return failure(err.code, `${err.message}${details}`);
 }

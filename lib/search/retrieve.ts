@@ -4,15 +4,10 @@ import { queryRows } from '../db/client';
 import { impact } from './bm25';
 import type { LexicalQuery } from './query-terms';
 import { BM25_FULL, COVERAGE_SHARE } from './score';
+import { withSearchSettings } from './search-settings';
+import { shardScopes } from './shards';
 import { textArray } from './sql-arrays';
 import { indexPredicate, typedEmbedding, vectorParam } from './vector-index';
-
-/**
- * HNSW search breadth. Iterative scanning (relaxed order) keeps walking the graph past rows the
- * store or price filter rejects, so a filtered search still fills its candidate list. On Citus
- * both are database defaults set by migration 0006, which must say the same.
- */
-const HNSW_EF_SEARCH = 100;
 
 /**
  * Postings read per query term, best impact first. A term held by fewer products is read whole;
@@ -45,7 +40,10 @@ export interface CandidateFilters {
  * policy is a filter inside the one retrieval, not a loop over stores.
  */
 export type SearchScope =
-  { storeId: string; storeDocs: number } | { excludeStoreIds: readonly string[] };
+  | { storeId: string; storeDocs: number }
+  | { excludeStoreIds: readonly string[] }
+  /** The open stores of one Citus shard (shardScopes). */
+  | { storeIds: readonly string[] };
 
 export interface RetrievalRequest extends CandidateFilters {
   scope: SearchScope;
@@ -81,6 +79,7 @@ export interface Candidate {
 function inScope(scope: SearchScope, alias: string): SQL {
   const column = sql.raw(`${alias}.store_id`);
   if ('storeId' in scope) return sql`${column} = ${scope.storeId}`;
+  if ('storeIds' in scope) return sql`${column} = ANY(${textArray(scope.storeIds)})`;
   if (scope.excludeStoreIds.length === 0) return sql`true`;
   return sql`${column} <> ALL(${textArray(scope.excludeStoreIds)})`;
 }
@@ -294,20 +293,20 @@ function scoreCandidates(rows: RetrievalRow[], lexical: LexicalQuery | undefined
 }
 
 /**
- * The candidates and their signals (retrievalQuery), with the HNSW settings of this search.
+ * The candidates and their signals (retrievalQuery, once per shard on Citus: shardScopes), with
+ * the HNSW settings of this search. Each store lives in one shard, so the parts' rows never
+ * overlap, and each part brings its own best candidates: together they are at least the ones a
+ * single statement over every store would have found.
  */
 export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise<Candidate[]> {
-  const query = retrievalQuery(req);
-  const rows = await db.transaction(async (tx) => {
-    // Settings for this statement alone: SET LOCAL ends with the transaction, so a pooled
-    // connection never carries them to another query. Citus workers run their shards with the
-    // database defaults the migrations set (0006_citus_search_settings.sql) instead.
-    if (req.text || req.image) {
-      await tx.execute(sql.raw(`SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}`));
-      await tx.execute(sql.raw(`SET LOCAL hnsw.iterative_scan = relaxed_order`));
-    }
-    return queryRows<RetrievalRow>(tx, query);
-  });
+  const parts = await shardScopes(db, req.scope);
+  const rows = await Promise.all(parts.map((scope) => retrievalRows(db, { ...req, scope })));
   const lexical = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
-  return scoreCandidates(rows, lexical);
+  return scoreCandidates(rows.flat(), lexical);
+}
+
+async function retrievalRows(db: Db, req: RetrievalRequest): Promise<RetrievalRow[]> {
+  const query = retrievalQuery(req);
+  if (!req.text && !req.image) return queryRows<RetrievalRow>(db, query);
+  return withSearchSettings(db, (session) => queryRows<RetrievalRow>(session, query));
 }

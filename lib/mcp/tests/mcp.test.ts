@@ -397,17 +397,17 @@ describe.each([
 
   it('refuses input that breaks the contract before any API call, and input only the API can judge with its code', async () => {
     const schema = await call(agent, 'set_style', { profile_id: 'prof_x', text: '   ' });
-    expect(schema.isError).toBe(true);
-    expect(text(schema)).toMatch(
-      /^MCP error -32602: Input validation error: .*must not be empty at text$/,
+    expect(expectFailure(schema, 'INVALID_REQUEST')).toBe(
+      'INVALID_REQUEST: Invalid arguments: text must not be empty',
     );
+    const keyless = await call(agent, 'buy', { user_id: 'prof_x', store_id: shopId, items: [] });
+    expect(expectFailure(keyless, 'INVALID_REQUEST')).toMatch(/idempotency_key is required/);
     const postal = await call(agent, 'set_shipping_address', {
       profile_id: 'prof_x',
       shipping_address: { ...address, postal_code: 'ABC' },
     });
-    expect(postal.isError).toBe(true);
-    expect(text(postal)).toMatch(
-      /is not a valid postal code for US at shipping_address\.postal_code/,
+    expect(expectFailure(postal, 'INVALID_REQUEST')).toMatch(
+      /shipping_address\.postal_code is not a valid postal code for US/,
     );
 
     const userId = await shopperWithAddress();
