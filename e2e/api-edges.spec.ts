@@ -20,7 +20,7 @@ function send(head: string): Promise<RawAnswer> {
     const socket = net.connect(APP_PORT, '127.0.0.1', () => socket.write(`${head}\r\n\r\n`));
     let raw = '';
     socket.setEncoding('utf8');
-    socket.on('data', (chunk) => (raw += chunk));
+    socket.on('data', (chunk: string) => (raw += chunk));
     socket.on('error', reject);
     socket.on('end', () => {
       const [top = '', ...rest] = raw.split('\r\n\r\n');

@@ -35,7 +35,7 @@ async function api(method: string, apiPath: string, body?: unknown, key = printe
     headers: { authorization: key, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: await res.json() };
 }
 
 async function newProfile(key = printedKey): Promise<string> {

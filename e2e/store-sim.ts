@@ -11,7 +11,7 @@ import { E2E_SHOP, SIM_PORT, STAFF_SHOP } from './settings';
 const escape = (s: string) => s.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const products = readCatalogueFile(path.join(import.meta.dirname, 'fixtures/products.json'));
-const titles = new Map(products.map((p) => [`${p.handle}.svg`, String(p.title)]));
+const titles = new Map(products.map((p) => [`${String(p.handle)}.svg`, String(p.title)]));
 
 function pictures(file: string) {
   const title = titles.get(file);

@@ -1,10 +1,10 @@
 import { cookies } from 'next/headers';
+import { currentEnv } from '@/lib/config/env';
 
 const COOKIE = 'profile_id';
 
-/** Behind HTTPS set COOKIE_SECURE=1; plain-HTTP local use needs cookies without it. */
 export function secureCookies(): boolean {
-  return process.env.COOKIE_SECURE === '1';
+  return currentEnv().COOKIE_SECURE;
 }
 
 export async function currentProfileId(): Promise<string | undefined> {

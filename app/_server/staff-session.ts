@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { secretsMatch } from '@/lib/auth/secrets';
+import { currentEnv } from '@/lib/config/env';
 import { secureCookies } from './profile-cookie';
 
 const COOKIE = 'staff_session';
@@ -21,13 +22,13 @@ function sign(expiresAt: number, operatorToken: string): string {
 }
 
 export function operatorTokenMatches(candidate: string): boolean {
-  const token = process.env.OPERATOR_TOKEN;
+  const token = currentEnv().OPERATOR_TOKEN;
   if (!token) return false;
   return secretsMatch(candidate, token);
 }
 
 export async function startStaffSession(): Promise<void> {
-  const token = process.env.OPERATOR_TOKEN;
+  const token = currentEnv().OPERATOR_TOKEN;
   if (!token) throw new Error('OPERATOR_TOKEN is not set');
   const expiresAt = Math.floor(Date.now() / 1000) + SESSION_SECONDS;
   (await cookies()).set(COOKIE, `${expiresAt}.${sign(expiresAt, token)}`, {
@@ -44,7 +45,7 @@ export async function endStaffSession(): Promise<void> {
 }
 
 export async function hasStaffSession(): Promise<boolean> {
-  const token = process.env.OPERATOR_TOKEN;
+  const token = currentEnv().OPERATOR_TOKEN;
   const value = (await cookies()).get(COOKIE)?.value;
   if (!token || !value) return false;
   const [expiry, mac] = value.split('.');

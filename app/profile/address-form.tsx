@@ -63,21 +63,23 @@ export function AddressForm({ saved }: { saved?: ShippingRecord | null }) {
     <form
       noValidate
       className="space-y-3"
-      onSubmit={form.handleSubmit(async (values) => {
-        setOutcome(undefined);
-        const result = await saveAddressAction(values);
-        if (result.ok) {
-          setOutcome({ ok: true, words: 'Address saved.' });
-          router.refresh();
-          return;
-        }
-        for (const issue of result.issues ?? []) {
-          const field = issue.path.replace(/^shipping_address\./, '');
-          if (FIELDS.some((f) => f.name === field))
-            form.setError(field as Path<ShippingAddressFormValues>, { message: issue.message });
-        }
-        setOutcome({ ok: false, words: describeFailure(result.code, result.error) });
-      })}
+      onSubmit={(event) =>
+        void form.handleSubmit(async (values) => {
+          setOutcome(undefined);
+          const result = await saveAddressAction(values);
+          if (result.ok) {
+            setOutcome({ ok: true, words: 'Address saved.' });
+            router.refresh();
+            return;
+          }
+          for (const issue of result.issues ?? []) {
+            const field = issue.path.replace(/^shipping_address\./, '');
+            if (FIELDS.some((f) => f.name === field))
+              form.setError(field as Path<ShippingAddressFormValues>, { message: issue.message });
+          }
+          setOutcome({ ok: false, words: describeFailure(result.code, result.error) });
+        })(event)
+      }
     >
       <div className="grid gap-3 sm:grid-cols-2">
         {FIELDS.map((f) => (

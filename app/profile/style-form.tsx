@@ -26,16 +26,18 @@ export function StyleForm({ text }: { text?: string }) {
     <form
       noValidate
       className="space-y-3"
-      onSubmit={form.handleSubmit(async (values) => {
-        setOutcome(undefined);
-        const result = await saveStyleAction(values.text);
-        if (result.ok) {
-          setOutcome({ ok: true, words: 'Style saved.' });
-          router.refresh();
-        } else {
-          setOutcome({ ok: false, words: describeFailure(result.code, result.error) });
-        }
-      })}
+      onSubmit={(event) =>
+        void form.handleSubmit(async (values) => {
+          setOutcome(undefined);
+          const result = await saveStyleAction(values.text);
+          if (result.ok) {
+            setOutcome({ ok: true, words: 'Style saved.' });
+            router.refresh();
+          } else {
+            setOutcome({ ok: false, words: describeFailure(result.code, result.error) });
+          }
+        })(event)
+      }
     >
       <div>
         <label htmlFor="style-text" className="block text-sm font-medium">

@@ -1,5 +1,9 @@
 import type { SearchProductsRequest } from '@/lib/api-client';
-import { DEFAULT_SIMILARITY_THRESHOLD } from '@/lib/contract/search';
+import {
+  DEFAULT_QUERY_WEIGHT_WITH_STYLE,
+  DEFAULT_SIMILARITY_THRESHOLD,
+  DEFAULT_STYLE_WEIGHT,
+} from '@/lib/contract/search';
 
 /** The search as it travels in the URL, so a search can be shared and reloaded. */
 export interface SearchParams {
@@ -15,11 +19,11 @@ export interface SearchParams {
 }
 
 /** A screenful of cards; the API's own default (2) suits agents more than people. */
-export const DEFAULT_RESULT_COUNT = 12;
+export const DASHBOARD_RESULT_COUNT = 12;
 /** Contract defaults, shown on the sliders until the shopper moves one. */
 export const DEFAULTS = {
-  queryWeightWithStyle: 0.7,
-  styleWeight: 0.3,
+  queryWeightWithStyle: DEFAULT_QUERY_WEIGHT_WITH_STYLE,
+  styleWeight: DEFAULT_STYLE_WEIGHT,
   threshold: DEFAULT_SIMILARITY_THRESHOLD,
 };
 
@@ -45,7 +49,7 @@ export function parseSearchParams(raw: Raw): SearchParams {
     qw: num(raw, 'qw'),
     sw: num(raw, 'sw'),
     th: num(raw, 'th'),
-    n: num(raw, 'n') ?? DEFAULT_RESULT_COUNT,
+    n: num(raw, 'n') ?? DASHBOARD_RESULT_COUNT,
     min: num(raw, 'min'),
     max: num(raw, 'max'),
     store: one(raw, 'store'),
@@ -60,7 +64,7 @@ export function toQueryString(p: SearchParams): string {
     ['qw', p.qw],
     ['sw', p.sw],
     ['th', p.th],
-    ['n', p.n === DEFAULT_RESULT_COUNT ? undefined : p.n],
+    ['n', p.n === DASHBOARD_RESULT_COUNT ? undefined : p.n],
     ['min', p.min],
     ['max', p.max],
     ['store', p.store],

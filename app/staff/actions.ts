@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
+import { currentEnv } from '@/lib/config/env';
 import { operatorClientFromEnv, type OperatorClient, type StoreSummary } from '@/lib/api-client';
 import { toResult, type ActionResult } from '../_server/action-result';
 import {
@@ -12,7 +13,7 @@ import {
 } from '../_server/staff-session';
 
 export async function signInAction(token: string): Promise<ActionResult<never>> {
-  if (!process.env.OPERATOR_TOKEN)
+  if (!currentEnv().OPERATOR_TOKEN)
     return {
       ok: false,
       code: 'STAFF_DISABLED',

@@ -37,17 +37,19 @@ export function RegisterStoreForm() {
     <form
       noValidate
       className="card grid gap-3 sm:grid-cols-3"
-      onSubmit={form.handleSubmit(async (values) => {
-        setOutcome(undefined);
-        const result = await registerStoreAction(values);
-        if (result.ok) {
-          setOutcome({ ok: true, words: `Store ${result.data.domain} registered.` });
-          form.reset();
-          router.refresh();
-        } else {
-          setOutcome({ ok: false, words: describeFailure(result.code, result.error) });
-        }
-      })}
+      onSubmit={(event) =>
+        void form.handleSubmit(async (values) => {
+          setOutcome(undefined);
+          const result = await registerStoreAction(values);
+          if (result.ok) {
+            setOutcome({ ok: true, words: `Store ${result.data.domain} registered.` });
+            form.reset();
+            router.refresh();
+          } else {
+            setOutcome({ ok: false, words: describeFailure(result.code, result.error) });
+          }
+        })(event)
+      }
     >
       <Field
         label="Domain"

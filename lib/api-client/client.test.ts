@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../config/env';
-import { createFixtureStore } from '../search/testing/catalogue';
+import { createFixtureStore } from '../testing/fixtures/catalogue';
 import { startTestServer, type TestServer } from '../testing/server';
 import { portlandAddress as address } from '../testing/fixtures/address';
 import { uniqueDomain } from '../testing/unique';

@@ -1,3 +1,4 @@
+import { currentEnv } from '../config/env';
 import {
   createApiClient,
   createOperatorClient,
@@ -7,7 +8,8 @@ import {
 
 /** `API_BASE_URL`, or the API of this very server: http://127.0.0.1:${PORT:-3000}/api. */
 export function apiBaseUrl(): string {
-  return process.env.API_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}/api`;
+  const { API_BASE_URL, PORT } = currentEnv();
+  return API_BASE_URL ?? `http://127.0.0.1:${PORT}/api`;
 }
 
 /**
@@ -15,13 +17,13 @@ export function apiBaseUrl(): string {
  * operator or, when unset, by the server's boot step (lib/server/dashboard-key.ts).
  */
 export function apiClientFromEnv(): ApiClient {
-  const apiKey = process.env.DASHBOARD_API_KEY;
+  const apiKey = currentEnv().DASHBOARD_API_KEY;
   if (!apiKey) throw new Error('DASHBOARD_API_KEY is not set and the server created no key');
   return createApiClient({ baseUrl: apiBaseUrl(), apiKey });
 }
 
 /** The operator client from `OPERATOR_TOKEN`; undefined when the server has none. */
 export function operatorClientFromEnv(): OperatorClient | undefined {
-  const operatorToken = process.env.OPERATOR_TOKEN;
+  const operatorToken = currentEnv().OPERATOR_TOKEN;
   return operatorToken ? createOperatorClient({ baseUrl: apiBaseUrl(), operatorToken }) : undefined;
 }

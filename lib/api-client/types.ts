@@ -2,29 +2,27 @@ import type { z } from 'zod';
 import type {
   addStoreRequest,
   storeListResponse,
-  storeSummary,
+  StoreSummary,
   syncErrorsResponse,
 } from '../contract/admin-stores';
 import type {
-  buyRequest,
   getOrderResponse,
   listOrdersResponse,
   storeOrdersResponse,
   storeVerificationResponse,
 } from '../contract/orders';
 import type { getProductQuery, getProductResponse } from '../contract/products';
-import type { searchProductsRequest, searchProductsResponse } from '../contract/search';
+import type { searchProductsResponse } from '../contract/search';
 import type { listVisibleStoresResponse } from '../contract/stores';
 
 export type { ProfileRecord } from '../contract/profiles';
 export type { ShippingAddressInput, ShippingRecord } from '../contract/shipping';
 export type { StyleRecord } from '../contract/styles';
 export type { BuyResponse, OrderRecord } from '../contract/orders';
-export type { SearchProduct } from '../contract/search';
+export type { SearchProduct, SearchProductsRequest } from '../contract/search';
+export type { BuyRequest } from '../contract/orders';
 
 /** Requests as a caller writes them (the schemas' input side: defaults may be left out). */
-export type SearchProductsRequest = z.input<typeof searchProductsRequest>;
-export type BuyRequest = z.input<typeof buyRequest>;
 export type GetProductQuery = Partial<Record<keyof z.input<typeof getProductQuery>, string>>;
 export type AddStoreRequest = z.input<typeof addStoreRequest>;
 
@@ -39,9 +37,8 @@ export type StoreListResponse = z.output<typeof storeListResponse>;
 export type VisibleStoreListResponse = z.output<typeof listVisibleStoresResponse>;
 export type { VisibleStore } from '../contract/stores';
 export type SyncErrorsResponse = z.output<typeof syncErrorsResponse>;
-export type StoreSummary = z.output<typeof storeSummary>;
+export type { StoreSummary, SyncProgress } from '../contract/admin-stores';
 export type SyncState = StoreSummary['sync']['state'];
-export type SyncProgress = NonNullable<StoreSummary['sync']['progress']>;
 /** Operator answers about one store: `{code, store}`. */
 export interface StoreResponse {
   code: string;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { newId, randomToken } from '../db/ids';
 import { apiKeys, developers } from '../db/schema';
@@ -67,13 +67,40 @@ export async function revokeKey(db: Db, prefix: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+export interface KeyListing {
+  key_prefix: string;
+  purpose: 'dashboard' | null;
+  created_at: string;
+  /** To the minute (see noteUse); null for a key never used. */
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A developer's keys, oldest first, so an operator can see which are unused before revoking. */
+export async function listKeys(db: Db, developerId: string): Promise<KeyListing[]> {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.developerId, developerId))
+    .orderBy(apiKeys.createdAt, apiKeys.prefix);
+  return rows.map((r) => ({
+    key_prefix: r.prefix,
+    purpose: r.purpose,
+    created_at: r.createdAt.toISOString(),
+    last_used_at: r.lastUsedAt?.toISOString() ?? null,
+    revoked_at: r.revokedAt?.toISOString() ?? null,
+  }));
+}
+
 export async function authenticate(db: Db, key: string): Promise<Caller | undefined> {
   const match = KEY_PATTERN.exec(key);
   if (!match) return undefined;
   const prefix = `csk_${match[1]}`;
   const [row] = await db
     .select({
+      id: apiKeys.id,
       hash: apiKeys.hash,
+      lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
       developerId: apiKeys.developerId,
       plan: developers.plan,
@@ -83,5 +110,35 @@ export async function authenticate(db: Db, key: string): Promise<Caller | undefi
     .where(eq(apiKeys.prefix, prefix));
   if (!row || row.revokedAt) return undefined;
   if (!secretsMatch(hashKey(key), row.hash)) return undefined;
+  await noteUse(db, row.id, row.lastUsedAt);
   return { developerId: row.developerId, plan: row.plan, keyPrefix: prefix };
+}
+
+/** last_used_at is kept to the minute: finer would cost a write on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Keys whose last_used_at this process is writing: a burst of requests needs one write. */
+const noting = new Set<string>();
+
+/**
+ * Records that a key was used, at most once a minute per key: the row authenticate has just read
+ * says whether the minute is over, a burst of this process's requests leaves it to the first, and
+ * the condition keeps other servers from writing it twice.
+ */
+async function noteUse(db: Db, keyId: string, lastUsedAt: Date | null): Promise<void> {
+  const now = Date.now();
+  if (lastUsedAt && now - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+  if (noting.has(keyId)) return;
+  noting.add(keyId);
+  try {
+    const stale = new Date(now - LAST_USED_RESOLUTION_MS);
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(
+        and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))),
+      );
+  } finally {
+    noting.delete(keyId);
+  }
 }

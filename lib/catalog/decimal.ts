@@ -28,10 +28,15 @@ export function toCents(price: string): bigint {
   return BigInt(whole!) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
 }
 
-function centsToString(cents: bigint): string {
+export function centsToString(cents: bigint): string {
   const whole = cents / 100n;
   const fraction = (cents % 100n).toString().padStart(2, '0');
   return `${whole}.${fraction}`;
+}
+
+/** The sum of price × quantity over lines, exact to the cent. */
+export function totalPrice(lines: readonly { price: string; quantity: number }[]): bigint {
+  return lines.reduce((sum, l) => sum + toCents(l.price) * BigInt(l.quantity), 0n);
 }
 
 export function minPrice(prices: string[]): string | null {

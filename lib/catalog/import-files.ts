@@ -19,7 +19,7 @@ export async function readProductsFile(file: string): Promise<ProductsFile> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (err) {
-    throw new Error(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    throw new Error(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   let parsed: unknown;
   try {
@@ -39,7 +39,7 @@ export async function readProductsFile(file: string): Promise<ProductsFile> {
   };
 }
 
-async function* inPages(files: ProductsFile[]): AsyncGenerator<unknown[]> {
+function* inPages(files: ProductsFile[]): Generator<unknown[]> {
   for (const { records } of files) {
     for (let i = 0; i < records.length; i += PAGE_SIZE) yield records.slice(i, i + PAGE_SIZE);
   }

@@ -7,7 +7,7 @@ import { logger } from '../log/logger';
 import { indexProducts } from '../search/indexer';
 import { unindexLexical } from '../search/lexical-index';
 import { bigintArray } from '../search/sql-arrays';
-import type { SyncProgress } from '../stores/registry';
+import type { SyncProgress } from '../contract/admin-stores';
 import {
   BadRecordError,
   isListed,
@@ -53,7 +53,7 @@ async function removeVanished(db: Db, storeId: string, keep: Set<string>): Promi
         ),
       );
     const ids = gone.map((g) => g.id);
-    await unindexLexical(tx as unknown as Db, storeId, ids);
+    await unindexLexical(tx, storeId, ids);
     if (ids.length > 0) {
       await tx
         .delete(products)
@@ -71,7 +71,7 @@ async function removeVanished(db: Db, storeId: string, keep: Set<string>): Promi
 export async function ingestPages(
   db: Db,
   storeId: string,
-  pages: AsyncIterable<unknown[]>,
+  pages: AsyncIterable<unknown[]> | Iterable<unknown[]>,
   opts: IngestOptions,
 ): Promise<SyncProgress> {
   const progress = emptyProgress();

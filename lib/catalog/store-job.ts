@@ -4,7 +4,7 @@ import { stores, syncErrors } from '../db/schema';
 import { ApiError } from '../errors';
 import { logger } from '../log/logger';
 import { findStoreById } from '../stores/access';
-import type { SyncProgress } from '../stores/registry';
+import type { SyncProgress } from '../contract/admin-stores';
 
 export function emptyProgress(): SyncProgress {
   return {
@@ -38,7 +38,7 @@ export async function claimStore(db: Db, storeId: string): Promise<void> {
       syncStartedAt: sql`now()`,
       syncFinishedAt: null,
       syncLastError: null,
-      syncProgress: emptyProgress() as unknown as Record<string, number>,
+      syncProgress: emptyProgress(),
       updatedAt: sql`now()`,
     })
     .where(
@@ -67,7 +67,7 @@ export async function saveProgress(db: Db, storeId: string, progress: SyncProgre
   await db
     .update(stores)
     .set({
-      syncProgress: { ...progress } as unknown as Record<string, number>,
+      syncProgress: { ...progress },
       updatedAt: sql`now()`,
     })
     .where(eq(stores.id, storeId));
@@ -84,7 +84,7 @@ export async function finishStore(
     .set({
       syncState: error ? 'failed' : 'succeeded',
       syncFinishedAt: sql`now()`,
-      syncProgress: { ...progress } as unknown as Record<string, number>,
+      syncProgress: { ...progress },
       syncLastError: error,
       updatedAt: sql`now()`,
     })

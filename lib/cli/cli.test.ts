@@ -56,7 +56,33 @@ describe('operator CLI', () => {
     const revoked = await cli('key', 'revoke', dev.key_prefix, '--json');
     expect(JSON.parse(revoked.stdout)).toEqual({ key_prefix: dev.key_prefix, revoked: true });
     expect(await authenticate(holder.db, dev.key)).toBeUndefined();
-    expect(await authenticate(holder.db, second.key)).toBeDefined();
+    expect(await authenticate(holder.db, second.key)).toEqual({
+      developerId: dev.developer_id,
+      plan: 'enterprise',
+      keyPrefix: second.key_prefix,
+    });
+  });
+
+  it('records when a key was last used, to the minute, and lists it', async () => {
+    const dev = JSON.parse((await cli('developer', 'create', '--name', 'Used', '--json')).stdout);
+    const unused = JSON.parse(
+      (await cli('key', 'create', '--developer', dev.developer_id, '--json')).stdout,
+    );
+    const keys = async () =>
+      JSON.parse((await cli('key', 'list', '--developer', dev.developer_id, '--json')).stdout)
+        .keys as Array<{ key_prefix: string; last_used_at: string | null }>;
+    expect((await keys()).map((k) => k.last_used_at)).toEqual([null, null]);
+
+    await authenticate(holder.db, dev.key);
+    const [first] = (await keys()).filter((k) => k.key_prefix === dev.key_prefix);
+    expect(Date.now() - Date.parse(first!.last_used_at!)).toBeLessThan(60_000);
+    // Within the minute a request reads the key but writes nothing.
+    await authenticate(holder.db, dev.key);
+    const after = await keys();
+    expect(after.find((k) => k.key_prefix === dev.key_prefix)!.last_used_at).toBe(
+      first!.last_used_at,
+    );
+    expect(after.find((k) => k.key_prefix === unused.key_prefix)!.last_used_at).toBeNull();
   });
 
   it('reports migrations and refuses bad input with a message and exit code 1', async () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { readSettings } from './settings';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -39,6 +40,21 @@ const schema = z.object({
   /** `pretty`: one readable line per event; `json`: one JSON object per line. Unset: pretty on a terminal. */
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** The dashboard's and the MCP server's API; unset: this very server's. */
+  API_BASE_URL: z.string().url().optional(),
+  /** The key the dashboard calls the API with; unset: the boot step creates one per start. */
+  DASHBOARD_API_KEY: z.string().optional(),
+  /** The key `npm run mcp` calls the API with. */
+  API_KEY: z.string().default(''),
+  /** Behind HTTPS set 1; plain-HTTP local use needs cookies without the Secure flag. */
+  COOKIE_SECURE: z
+    .string()
+    .default('')
+    .transform((v) => v === '1'),
+  /** `off`: no demo shop on an empty database. */
+  DEMO_DATA: z.enum(['on', 'off']).default('on'),
+  /** A products file to serve as the demo shop instead of the built-in catalogue. */
+  DEMO_CATALOGUE: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -47,15 +63,17 @@ let cached: Env | undefined;
 
 /** Reads configuration from the environment once; every setting has a default or is optional. */
 export function env(): Env {
-  if (!cached) {
-    const parsed = schema.safeParse(process.env);
-    if (!parsed.success) {
-      const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-      throw new Error(`Invalid configuration: ${detail}`);
-    }
-    cached = parsed.data;
-  }
+  cached ??= readSettings(schema, 'server');
   return cached;
+}
+
+/**
+ * The configuration as the environment holds it now, for the few values that change during a
+ * process's life: the dashboard key the boot step writes, and the demo and operator settings
+ * that tests switch between suites.
+ */
+export function currentEnv(): Env {
+  return readSettings(schema, 'server');
 }
 
 /** Tests change the environment between suites; this drops the cached copy. */

@@ -44,6 +44,11 @@ export const storeSummary = z
   })
   .meta({ id: 'StoreSummary' });
 
+/** What the operator API and CLI show of a store. Never the Admin token itself. */
+export type StoreSummary = z.output<typeof storeSummary>;
+export type SyncProgress = z.output<typeof syncProgress>;
+export type AccessPolicy = StoreSummary['access_policy'];
+
 export const addStoreRequest = z
   .object({
     domain: z.string().min(1).max(300),

@@ -45,7 +45,10 @@ export const buyRequest = z
   })
   .meta({ id: 'BuyRequest' });
 
-export type BuyRequest = z.output<typeof buyRequest>;
+/** The request as a caller writes it (defaults may be left out). */
+export type BuyRequest = z.input<typeof buyRequest>;
+/** The request as the service receives it: validated, defaults filled in. */
+export type ParsedBuyRequest = z.output<typeof buyRequest>;
 
 /** An Idempotency-Key: what the header carries on HTTP and the `buy` tool's argument over MCP. */
 export const idempotencyKey = z

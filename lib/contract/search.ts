@@ -5,6 +5,10 @@ import { idInput, storeDomainInput } from './common';
 export const MAX_RESULT_CAP = 100;
 export const DEFAULT_RESULT_COUNT = 2;
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.25;
+/** Weights a request leaves out: the query alone, or mostly the query when a style is given. */
+export const DEFAULT_QUERY_WEIGHT = 1;
+export const DEFAULT_QUERY_WEIGHT_WITH_STYLE = 0.7;
+export const DEFAULT_STYLE_WEIGHT = 0.3;
 export const QUERY_TEXT_MAX = 500;
 
 /** Messages leave the field out: issues are shown as `<path> <message>`. */
@@ -49,8 +53,12 @@ export const searchProductsRequest = z
     store_domain: storeDomainInput
       .optional()
       .meta({ description: 'Domain of the store to search in' }),
-    query_weight: unit.optional(),
-    style_weight: unit.optional(),
+    query_weight: unit.optional().meta({
+      description: `Weight of the query: default ${DEFAULT_QUERY_WEIGHT}, or ${DEFAULT_QUERY_WEIGHT_WITH_STYLE} with a style`,
+    }),
+    style_weight: unit
+      .optional()
+      .meta({ description: `Weight of the style: default ${DEFAULT_STYLE_WEIGHT}` }),
     similarity_threshold: unit.default(DEFAULT_SIMILARITY_THRESHOLD),
     max_result_count: resultCount.optional().meta({
       description: `Maximum number of results: 1 to ${MAX_RESULT_CAP}, default ${DEFAULT_RESULT_COUNT}`,
@@ -66,7 +74,10 @@ export const searchProductsRequest = z
   )
   .meta({ id: 'SearchProductsRequest' });
 
-export type SearchProductsRequest = z.output<typeof searchProductsRequest>;
+/** The request as a caller writes it (defaults may be left out). */
+export type SearchProductsRequest = z.input<typeof searchProductsRequest>;
+/** The request as the service receives it: validated, defaults filled in. */
+export type ParsedSearchProductsRequest = z.output<typeof searchProductsRequest>;
 
 export const searchVariant = z
   .object({

@@ -158,6 +158,7 @@ export async function closeDatabase(): Promise<void> {
 
 /** Runs raw SQL (built with drizzle's `sql` tag, so parameters stay bound) and returns its rows. */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
+  // Db's result type is generic over both drivers; both answer with `rows`.
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
 }

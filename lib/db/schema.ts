@@ -18,6 +18,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { vectorLiteral } from './vector';
 
 /**
  * A pgvector column without a fixed dimension: models differ in width (USE lite 512, MiniLM
@@ -26,11 +27,9 @@ import {
  */
 export const vector = customType<{ data: number[]; driverData: string }>({
   dataType: () => 'vector',
-  toDriver: (value) => `[${value.join(',')}]`,
+  toDriver: vectorLiteral,
   fromDriver: (value) => JSON.parse(value) as number[],
 });
-
-export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -216,7 +215,6 @@ export const products = pgTable(
     /** The product exactly as the platform sent it: the legacy /search shape is built from it. */
     raw: jsonb('raw').notNull(),
     contentHash: text('content_hash').notNull(),
-    searchText: tsvector('search_text'),
     priceMin: numeric('price_min', { precision: 12, scale: 2 }),
     priceMax: numeric('price_max', { precision: 12, scale: 2 }),
     available: boolean('available').notNull().default(true),
@@ -314,7 +312,7 @@ export const imageCache = pgTable(
 
 /**
  * The lexical index: one row per (product, term) with the field-weighted term frequency, derived
- * from products.search_text. BM25 needs per-document tf and length, which a GIN index cannot give.
+ * from the analyzer's terms (lib/search/lexical-index.ts). BM25 needs per-document tf and length, which a GIN index cannot give.
  * `impact` is the posting's BM25 term-frequency part, tf * (k1 + 1) / (tf + k1 * (1 - b + b *
  * len / avgdl)), with the average length when it was written: the IDF is the same for every
  * posting of a term, so the indexes ordered by impact let a search read a common term's best

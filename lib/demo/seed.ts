@@ -1,3 +1,4 @@
+import { currentEnv } from '../config/env';
 import { readProductsFile } from '../catalog/import-files';
 import type { JobOutcome } from '../catalog/store-job';
 import { startSync } from '../catalog/sync';
@@ -63,12 +64,13 @@ async function startDemoShop(products: unknown[], name: string, port: number): P
  * catalogue costs no re-embedding). DEMO_DATA=off disables it. Returns the running simulator.
  */
 export async function seedDemoData(db: Db): Promise<StoreSim | undefined> {
-  if (process.env.DEMO_DATA === 'off') return undefined;
+  const { DEMO_DATA, DEMO_CATALOGUE } = currentEnv();
+  if (DEMO_DATA === 'off') return undefined;
   const existing = await findStoreByDomain(db, DEMO_DOMAIN);
   if (existing ? !isLoopback(existing.baseUrl) : (await listStores(db)).length > 0) {
     return undefined;
   }
-  const file = process.env.DEMO_CATALOGUE || demoCataloguePath();
+  const file = DEMO_CATALOGUE || demoCataloguePath();
   const { records, shopName } = await readProductsFile(file);
   const name = existing?.name ?? shopName ?? DEMO_NAME;
   const port = existing?.baseUrl ? Number(new URL(existing.baseUrl).port) : 0;

@@ -1,13 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type {
-  FeatureExtractionPipeline,
-  ImageProcessor,
-  PreTrainedModel,
-  PreTrainedTokenizer,
-  RawImage,
-  Tensor,
-} from '@huggingface/transformers';
+import type { RawImage, Tensor } from '@huggingface/transformers';
 import sharp from 'sharp';
 import { env } from '../config/env';
 import { normalize, type EmbeddingProvider } from './provider';
@@ -106,7 +99,6 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
  */
 export class ClipProvider implements EmbeddingProvider {
   readonly modelId: string;
-  readonly textAligned = true;
   private readonly location: string;
   private dims = 0;
 
@@ -126,7 +118,7 @@ export class ClipProvider implements EmbeddingProvider {
       AutoTokenizer.from_pretrained(this.location),
       CLIPTextModelWithProjection.from_pretrained(this.location),
     ]);
-    return { tokenizer: tokenizer as PreTrainedTokenizer, model: model as PreTrainedModel };
+    return { tokenizer, model };
   });
 
   private readonly visionTower = once(async () => {
@@ -135,7 +127,7 @@ export class ClipProvider implements EmbeddingProvider {
       AutoImageProcessor.from_pretrained(this.location),
       CLIPVisionModelWithProjection.from_pretrained(this.location),
     ]);
-    return { processor: processor as ImageProcessor, model: model as PreTrainedModel };
+    return { processor, model };
   });
 
   async embedTexts(texts: string[]): Promise<number[][]> {
@@ -187,10 +179,7 @@ export class TransformersTextProvider implements EmbeddingProvider {
       const clip = new ClipProvider(this.location);
       return (texts) => clip.embedTexts(texts);
     }
-    const extractor = (await pipeline(
-      'feature-extraction',
-      this.location,
-    )) as FeatureExtractionPipeline;
+    const extractor = await pipeline('feature-extraction', this.location);
     return async (texts) => rows(await extractor(texts, { pooling: 'mean', normalize: true }));
   });
 

@@ -15,7 +15,7 @@ export class BodyError extends Error {
 }
 
 /** True when the request carries no body at all (no type, no length, not chunked). */
-export function hasNoBody(req: HonoRequest): boolean {
+export function hasNoBody(req: HonoRequest<string>): boolean {
   return (
     !req.header('content-type') &&
     !req.header('transfer-encoding') &&
@@ -28,7 +28,7 @@ export function hasNoBody(req: HonoRequest): boolean {
  * `optional`, an empty JSON body reads as `{}` (as no body at all does).
  */
 export async function readJsonBody(
-  req: HonoRequest,
+  req: HonoRequest<string>,
   { optional = false }: { optional?: boolean } = {},
 ): Promise<unknown> {
   const type = req.header('content-type') ?? '';

@@ -67,7 +67,7 @@ function checkPathEncoding(code: ApiCode, url: string): void {
   }
 }
 
-async function rawBody(c: Context<ApiEnv>, spec: InputSchemas): Promise<unknown> {
+async function rawBody(c: Context<ApiEnv, string>, spec: InputSchemas): Promise<unknown> {
   if (spec.bodyOptional && hasNoBody(c.req)) return {};
   try {
     return await readJsonBody(c.req, { optional: spec.bodyOptional });
@@ -86,7 +86,7 @@ async function rawBody(c: Context<ApiEnv>, spec: InputSchemas): Promise<unknown>
  * An operation's input, read and validated: path parameters, query and JSON body, each by its
  * schema, any failure answered with the operation's invalid-input code and the fields at fault.
  */
-export async function readInput(c: Context<ApiEnv>, spec: InputSchemas): Promise<Input> {
+export async function readInput(c: Context<ApiEnv, string>, spec: InputSchemas): Promise<Input> {
   const code = spec.invalidCode;
   checkPathEncoding(code, c.req.url);
   const body = spec.body ? await rawBody(c, spec) : undefined;

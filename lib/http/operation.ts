@@ -19,7 +19,7 @@ export interface OperationContext<A extends AuthKind, B, P, Q> {
   query: Q;
   db: Db;
   requestId: string;
-  header(name: string): string | undefined;
+  header: (name: string) => string | undefined;
 }
 
 /**

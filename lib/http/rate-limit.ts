@@ -92,7 +92,7 @@ export function rateLimit(): MiddlewareHandler<ApiEnv> {
 
   function limiter(db: Db, plan: Plan): RateLimiterDrizzle {
     let byPlan = limiters.get(db);
-    if (!byPlan) limiters.set(db, (byPlan = new Map()));
+    if (!byPlan) limiters.set(db, (byPlan = new Map<Plan, RateLimiterDrizzle>()));
     let found = byPlan.get(plan);
     if (!found) {
       found = limiterFor(db, planLimit(settings, plan), settings.RATE_LIMIT_WINDOW_SECONDS);

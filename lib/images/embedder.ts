@@ -1,13 +1,10 @@
 import { env } from '../config/env';
 
-/** Turns image bytes into unit vectors; `textAligned` models (CLIP) share a space with text. */
+/** Turns image bytes into unit vectors. */
 export interface ImageEmbedder {
   readonly modelId: string;
   readonly dimensions: number;
-  /** True when embedTexts exists and lands in the same space as the images (CLIP-family). */
-  readonly textAligned: boolean;
   embedImages(images: Uint8Array[]): Promise<number[][]>;
-  embedTexts?(texts: string[]): Promise<number[][]>;
 }
 
 export const OFFLINE_IMAGE_MODEL = 'mobilenet-v2-mid';

@@ -9,6 +9,7 @@ import { dropOtherVectorIndexes, ensureVectorIndex } from '../search/vector-inde
 import { bigintArray } from '../search/sql-arrays';
 import { imageEmbedder, type ImageEmbedder } from './embedder';
 import { fetchImage } from './fetch';
+import { vectorLiteral } from '../db/vector';
 
 export interface ImageIndexOptions {
   /** Defaults to the process's image model (IMAGE_EMBEDDING_MODEL). */
@@ -117,7 +118,7 @@ export async function indexProductImages(
             sql`INSERT INTO product_embeddings
                   (store_id, product_id, kind, model_id, input_hash, embedding)
                 VALUES (${item.storeId}, ${item.productId}, 'image', ${embedder.modelId}, ${item.hash},
-                        ${`[${vector!.join(',')}]`}::vector)
+                        ${vectorLiteral(vector!)}::vector)
                 ON CONFLICT (store_id, product_id, kind, model_id)
                 DO UPDATE SET input_hash = excluded.input_hash, embedding = excluded.embedding,
                               created_at = excluded.created_at`,

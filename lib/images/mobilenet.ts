@@ -53,7 +53,7 @@ function readPackagedModel(): io.ModelArtifacts {
   };
 }
 
-/** Measured best on generated look-alikes (lib/images/evaluate-descriptors.ts): 0.5. */
+/** Measured best on generated look-alikes (lib/tooling/images/evaluate-descriptors.ts): 0.5. */
 export const DEFAULT_COLOUR_WEIGHT = 0.5;
 
 /**
@@ -67,7 +67,6 @@ export const DEFAULT_COLOUR_WEIGHT = 0.5;
 export class MobileNetImageEmbedder implements ImageEmbedder {
   readonly modelId: string;
   readonly dimensions: number;
-  readonly textAligned = false;
   private readonly colourWeight: number;
   private model?: Promise<GraphModel>;
 

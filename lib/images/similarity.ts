@@ -4,7 +4,7 @@ import { OFFLINE_IMAGE_MODEL } from './embedder';
 /**
  * Cosine between two unrelated images, per model. Image vectors are not centred: the offline
  * model's unrelated pairs sit at a median cosine of 0.65 (look-alikes at 0.91; measured by
- * lib/images/evaluate-descriptors.ts), so a raw cosine would hand every product half an image
+ * lib/tooling/images/evaluate-descriptors.ts), so a raw cosine would hand every product half an image
  * match. CLIP's 0.5 is an assumed typical value, not measured here: set IMAGE_SIMILARITY_FLOOR
  * after looking at a real model's scores.
  */

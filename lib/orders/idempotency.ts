@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { ApiCode } from '../contract/codes';
-import { buyResponse, idempotencyKey, type BuyRequest, type BuyResponse } from '../contract/orders';
+import {
+  buyResponse,
+  idempotencyKey,
+  type ParsedBuyRequest,
+  type BuyResponse,
+} from '../contract/orders';
 import type { Db } from '../db/client';
 import { orders } from '../db/schema';
 import { ApiError } from '../errors';
@@ -28,7 +33,7 @@ export function checkIdempotencyKey(key: string | undefined): string | undefined
 }
 
 /** The body's meaning, so a retry that spells an id as a number still counts as the same request. */
-export function requestHash(body: BuyRequest): string {
+export function requestHash(body: ParsedBuyRequest): string {
   const canonical = JSON.stringify([
     body.user_id,
     body.store_id,

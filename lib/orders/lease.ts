@@ -109,7 +109,7 @@ export async function holdLease<T>(
       // A failed renewal only shortens the lease: the work goes on, and its result stands.
       .catch(() => undefined);
   if (opts.sending) await renew();
-  const timer = setInterval(renew, Math.max(Math.floor(ORDER_LEASE_MS / 3), 50));
+  const timer = setInterval(() => void renew(), Math.max(Math.floor(ORDER_LEASE_MS / 3), 50));
   timer.unref();
   try {
     return await work();

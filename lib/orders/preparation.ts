@@ -1,7 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Caller } from '../auth/keys';
-import type { BuyRequest, OrderLine } from '../contract/orders';
+import type { ParsedBuyRequest, OrderLine } from '../contract/orders';
 import type { ShippingRecord } from '../contract/shipping';
+import { centsToString, totalPrice } from '../catalog/decimal';
 import { describeIssues, type FieldIssue } from '../contract/issues';
 import type { Db } from '../db/client';
 import { products, variants } from '../db/schema';
@@ -24,12 +25,7 @@ function badRequest(issues: FieldIssue[]): ApiError {
   });
 }
 
-/** Cents, so a total of many lines never picks up binary floating-point dust. */
-function cents(price: string): number {
-  return Math.round(Number(price) * 100);
-}
-
-async function priceLines(db: Db, store: StoreRow, body: BuyRequest): Promise<OrderLine[]> {
+async function priceLines(db: Db, store: StoreRow, body: ParsedBuyRequest): Promise<OrderLine[]> {
   const ids = body.items.map((i) => i.variant_id);
   const rows = await db
     .select({
@@ -81,7 +77,7 @@ async function priceLines(db: Db, store: StoreRow, body: BuyRequest): Promise<Or
 export async function prepareOrder(
   db: Db,
   caller: Caller,
-  body: BuyRequest,
+  body: ParsedBuyRequest,
 ): Promise<PreparedOrder> {
   const profile = await findProfile(db, caller, body.user_id);
   if (!profile) throw new ApiError('USER_NOT_FOUND', `No user with id ${body.user_id}`);
@@ -102,12 +98,11 @@ export async function prepareOrder(
       },
     ]);
   }
-  const total = lines.reduce((sum, l) => sum + cents(l.price) * l.quantity, 0);
   return {
     store,
     profileId: profile.id,
     lines,
-    totalPrice: (total / 100).toFixed(2),
+    totalPrice: centsToString(totalPrice(lines)),
     shipping,
   };
 }

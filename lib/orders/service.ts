@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Caller } from '../auth/keys';
 import type { ApiCode } from '../contract/codes';
-import type { BuyRequest, BuyResponse, OrderRecord } from '../contract/orders';
+import type { ParsedBuyRequest, BuyResponse, OrderRecord } from '../contract/orders';
 import type { Db } from '../db/client';
 import { newId } from '../db/ids';
 import { orders } from '../db/schema';
@@ -306,7 +306,7 @@ async function answerRepeat(db: Db, first: OrderRow, hash: string): Promise<BuyR
 export async function placeOrder(
   db: Db,
   caller: Caller,
-  body: BuyRequest,
+  body: ParsedBuyRequest,
   idempotencyKeyHeader: string | undefined,
 ): Promise<BuyResponse> {
   const key = checkIdempotencyKey(idempotencyKeyHeader);

@@ -1,5 +1,6 @@
 import LinkHeader from 'http-link-header';
 import ky, { HTTPError, TimeoutError, type KyInstance, type Options } from 'ky';
+import { storeHost } from '../stores/domain';
 import type { ShippingRecord } from '../contract/shipping';
 import { platformSettings, type PlatformSettings } from './settings';
 import type {
@@ -114,14 +115,6 @@ function transportReason(error: unknown, settings: PlatformSettings): string {
   return `connection failed${code ? ` (${code})` : ''}`;
 }
 
-function normalizeDomain(domain: string): string {
-  return domain
-    .trim()
-    .toLowerCase()
-    .replace(/^https?:\/\//, '')
-    .replace(/\/.*$/, '');
-}
-
 async function verify(connection: StoreConnection): Promise<VerifyResult> {
   const settings = platformSettings();
   let body: {
@@ -158,10 +151,10 @@ async function verify(connection: StoreConnection): Promise<VerifyResult> {
   if (!shop?.name) {
     return { ok: false, definitive: true, reason: 'shop.json answered without a shop' };
   }
-  const expected = normalizeDomain(connection.domain);
+  const expected = storeHost(connection.domain) ?? connection.domain;
   const domains = [shop.domain, shop.myshopify_domain]
-    .filter((d): d is string => Boolean(d))
-    .map(normalizeDomain);
+    .map((d) => (d ? storeHost(d) : undefined))
+    .filter((d): d is string => Boolean(d));
   if (!domains.includes(expected)) {
     return {
       ok: false,

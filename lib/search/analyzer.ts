@@ -96,8 +96,10 @@ function normalizeText(input: string): string {
       .replace(/[\u2033\u201d\u201c]/g, '"')
       .replace(/[\u2032\u2019\u2018]/g, "'")
       // Mixed numbers "1-1/2" or "1 1/2", then plain fractions "3/4".
-      .replace(/\b(\d+)[- ](\d+)\/(\d+)\b/g, (_, w, n, d) => fractionValue(w, n, d))
-      .replace(/\b(\d+)\/(\d+)\b/g, (_, n, d) => fractionValue(undefined, n, d))
+      .replace(/\b(\d+)[- ](\d+)\/(\d+)\b/g, (_, w: string, n: string, d: string) =>
+        fractionValue(w, n, d),
+      )
+      .replace(/\b(\d+)\/(\d+)\b/g, (_, n: string, d: string) => fractionValue(undefined, n, d))
       // Thousands separators: "1,500" -> "1500".
       .replace(/\b(\d{1,3}),(\d{3})\b/g, '$1$2')
       // Leading-dot decimals: ".5" -> "0.5".

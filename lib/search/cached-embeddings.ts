@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import type { EmbeddingProvider } from '../embeddings/provider';
 import { textArray } from './sql-arrays';
+import { vectorLiteral } from '../db/vector';
 
 export function inputHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
@@ -54,7 +55,7 @@ export async function embedTextsCached(
         INSERT INTO embedding_cache (model_id, input_hash, embedding)
         SELECT ${provider.modelId}, h, v::vector
         FROM unnest(${textArray(unique.map(([hash]) => hash))},
-                    ${textArray(vectors.map((v) => `[${v.join(',')}]`))}) AS u(h, v)
+                    ${textArray(vectors.map(vectorLiteral))}) AS u(h, v)
         ON CONFLICT DO NOTHING`);
     }
     for (const i of pending) {

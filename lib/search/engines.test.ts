@@ -5,7 +5,8 @@ import { startTestServer, type TestServer } from '../testing/server';
 import { resolveQueryTerms } from './query-terms';
 import { retrievalQuery } from './retrieve';
 import { shardScopes } from './shards';
-import { createFixtureStore, type FixtureProduct } from './testing/catalogue';
+import { createFixtureStore } from '../testing/fixtures/catalogue';
+import type { FixtureProduct } from '../testing/fixtures/admin-product';
 
 /**
  * The same searches answer the same ranking on every engine this suite runs on (in-process

@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
-import { products } from '../db/schema';
+import { products, searchPostings } from '../db/schema';
 import { startTestServer, type TestServer } from '../testing/server';
 import { madeUpWord } from '../testing/unique';
 import { analyze } from './analyzer';
 import { indexProducts } from './indexer';
-import { createFixtureStore } from './testing/catalogue';
+import { createFixtureStore } from '../testing/fixtures/catalogue';
 import { bigintArray, textArray } from './sql-arrays';
 
 let t: TestServer;
@@ -53,11 +53,11 @@ describe('indexProducts', () => {
       { id: 9002, title: `${dropped} ${common} 1/2 in.`, variants: [{ id: 90021, price: '3.10' }] },
       { id: 9003, title: `${common} Pipe 3/4 in.`, variants: [{ id: 90031, price: '12.00' }] },
     ]);
-    const [row] = await db
-      .select({ searchText: products.searchText })
-      .from(products)
-      .where(eq(products.id, store.productIds[0]!));
-    expect(row!.searchText).toContain("'0.75in'");
+    const postings = await db
+      .select({ term: searchPostings.term })
+      .from(searchPostings)
+      .where(eq(searchPostings.productId, store.productIds[0]!));
+    expect(postings.map((p) => p.term)).toContain('0.75in');
 
     expect(await documentFrequencies(db, [common, dropped, added])).toEqual({
       [common]: 3,

@@ -58,7 +58,7 @@ async function loadProducts(db: Db, ids: number[]): Promise<IndexableProduct[]> 
 }
 
 /**
- * Makes products searchable: search_text, postings and BM25 statistics, and the text embedding
+ * Makes products searchable: postings and BM25 statistics, and the text embedding
  * for the active model (cached by input). Call it after every upsert batch; ids that no longer
  * exist are ignored. Safe to call again: unchanged inputs cost no embedding.
  */

@@ -13,6 +13,7 @@ import { requireStoreAccess } from '../stores/access';
 import { rankProducts } from './engine';
 import { oneStoreScope } from './lexical-index';
 import { bigintArray } from './sql-arrays';
+import { scalarText } from '../catalog/scalar-text';
 
 /** The legacy operation has no count parameter; it has always answered with one page of ten. */
 const LEGACY_PAGE = 10;
@@ -22,10 +23,6 @@ type RawRecord = Record<string, unknown>;
 function int(value: unknown, fallback = 0): number {
   const n = typeof value === 'string' ? Number(value) : value;
   return typeof n === 'number' && Number.isSafeInteger(n) ? n : fallback;
-}
-
-function str(value: unknown, fallback = ''): string {
-  return typeof value === 'string' ? value : value == null ? fallback : String(value);
 }
 
 function list(value: unknown): RawRecord[] {
@@ -40,37 +37,37 @@ function list(value: unknown): RawRecord[] {
  */
 export function toLegacyProduct(raw: RawRecord, description: string): LegacyProduct {
   const productId = int(raw.id);
-  const tags = Array.isArray(raw.tags) ? raw.tags.map(String).join(', ') : str(raw.tags);
+  const tags = Array.isArray(raw.tags) ? raw.tags.map(String).join(', ') : scalarText(raw.tags);
   return {
-    id: str(raw.id),
-    title: str(raw.title),
+    id: scalarText(raw.id),
+    title: scalarText(raw.title),
     description: description || null,
-    product_type: str(raw.product_type),
+    product_type: scalarText(raw.product_type),
     tags,
     options: list(raw.options).map((o, i) => ({
       id: int(o.id),
       product_id: int(o.product_id, productId),
-      name: str(o.name),
+      name: scalarText(o.name),
       position: int(o.position, i + 1),
       values: Array.isArray(o.values) ? o.values.map(String) : [],
     })),
     images: list(raw.images).map((img, i) => ({
       id: int(img.id),
-      alt: str(img.alt),
+      alt: scalarText(img.alt),
       position: int(img.position, i + 1),
       product_id: int(img.product_id, productId),
-      created_at: str(img.created_at),
-      updated_at: str(img.updated_at),
-      admin_graphql_api_id: str(img.admin_graphql_api_id),
+      created_at: scalarText(img.created_at),
+      updated_at: scalarText(img.updated_at),
+      admin_graphql_api_id: scalarText(img.admin_graphql_api_id),
       width: int(img.width),
       height: int(img.height),
-      src: str(img.src),
+      src: scalarText(img.src),
       variant_ids: Array.isArray(img.variant_ids) ? img.variant_ids.map((v) => int(v)) : [],
     })),
     variants: list(raw.variants).map((v) => ({
       id: int(v.id),
-      title: str(v.title),
-      price: Number(str(v.price, '0')).toFixed(2),
+      title: scalarText(v.title),
+      price: Number(scalarText(v.price, '0')).toFixed(2),
     })),
   };
 }

@@ -9,14 +9,14 @@ import { bigintArray, floatArray, textArray } from './sql-arrays';
 /**
  * Field weights of BM25F: a title term counts 1, a type/tag/vendor term 0.5, a description
  * term 0.2. The same weights scale document length, so a long description does not bury a
- * title match. They are stored as tsvector weights A, B, C in products.search_text.
+ * title match.
  */
 export const FIELD_WEIGHTS = { A: 1, B: 0.5, C: 0.2 } as const;
 
-/** tsvector positions stop at 16383; descriptions beyond this many terms add nothing useful. */
+/** Descriptions beyond this many terms add nothing useful. */
 const MAX_DESCRIPTION_TERMS = 400;
-/** A tsvector keeps at most 256 positions per lexeme; term frequencies follow the same cap. */
-const MAX_POSITIONS = 256;
+/** Occurrences of one term past this many add nothing (the cap the tsvector index once had). */
+const MAX_OCCURRENCES = 256;
 
 export interface IndexableProduct {
   id: number;
@@ -29,48 +29,32 @@ export interface IndexableProduct {
 }
 
 interface ProductTerms {
-  /** The product's terms as a tsvector literal (products.search_text). */
-  literal: string;
   /** Field-weighted term frequency per term. */
   tf: Map<string, number>;
   /** Field-weighted document length: the sum of the frequencies. */
   length: number;
 }
 
-function quoteLexeme(term: string): string {
-  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-/**
- * The product's terms with positions and field weights, built here rather than with to_tsvector
- * so that the stored lexemes are exactly the analyzer's terms (units, fractions, model numbers
- * intact), and their BM25F frequencies.
- */
+/** The product's terms with their BM25F frequencies, exactly the analyzer's terms (units, fractions, model numbers intact). */
 function productTerms(p: IndexableProduct): ProductTerms {
   const fields: Array<[keyof typeof FIELD_WEIGHTS, string[]]> = [
     ['A', analyze(p.title)],
     ['B', analyze([p.productType, p.vendor, ...p.tags].join(' . '))],
     ['C', analyze(p.description).slice(0, MAX_DESCRIPTION_TERMS)],
   ];
-  const positions = new Map<string, string[]>();
+  const occurrences = new Map<string, number>();
   const tf = new Map<string, number>();
-  let position = 0;
   let length = 0;
   for (const [weight, terms] of fields) {
     for (const term of terms) {
-      position = Math.min(position + 1, 16383);
-      const list = positions.get(term) ?? [];
-      if (list.length >= MAX_POSITIONS) continue;
-      list.push(`${position}${weight}`);
-      positions.set(term, list);
+      const seen = occurrences.get(term) ?? 0;
+      if (seen >= MAX_OCCURRENCES) continue;
+      occurrences.set(term, seen + 1);
       tf.set(term, (tf.get(term) ?? 0) + FIELD_WEIGHTS[weight]);
       length += FIELD_WEIGHTS[weight];
     }
   }
-  const literal = [...positions]
-    .map(([term, list]) => `${quoteLexeme(term)}:${list.join(',')}`)
-    .join(' ');
-  return { literal, tf, length };
+  return { tf, length };
 }
 
 /** Sum of document counts and lengths over every store: BM25's N and average length. */
@@ -151,7 +135,7 @@ async function applyDelta(db: Db, stores: string[], delta: PostingsDelta): Promi
 }
 
 /**
- * Writes search_text and the postings of the products, and brings the global statistics
+ * Writes the postings of the products, and brings the global statistics
  * (search_terms, search_store_stats) up to date in the same transaction. Each posting's impact
  * uses the average length of the moment: it only orders a term's postings for retrieval, whose
  * scores are computed with the statistics current at search time.
@@ -166,10 +150,6 @@ export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<v
     const delta: PostingsDelta = { df: new Map(), length: new Map() };
     const totals = await corpusTotals(conn);
     await removePostings(conn, ids, delta);
-    await conn.execute(sql`
-      UPDATE products p SET search_text = u.tsv::tsvector
-      FROM unnest(${bigintArray(ids)}, ${textArray(terms.map((t) => t.literal))}) AS u(id, tsv)
-      WHERE p.id = u.id`);
     const batchLen = terms.reduce((sum, t) => sum + t.length, 0);
     // The first batch of an empty index has no average yet but its own.
     const avgdl = Math.max(

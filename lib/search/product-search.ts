@@ -1,6 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { planAtLeast, type Caller } from '../auth/keys';
-import { DEFAULT_RESULT_COUNT, type SearchProductsRequest } from '../contract/search';
+import {
+  DEFAULT_QUERY_WEIGHT,
+  DEFAULT_QUERY_WEIGHT_WITH_STYLE,
+  DEFAULT_RESULT_COUNT,
+  DEFAULT_STYLE_WEIGHT,
+  type ParsedSearchProductsRequest,
+} from '../contract/search';
 import type { ShippingRecord } from '../contract/shipping';
 import type { Db } from '../db/client';
 import { styles } from '../db/schema';
@@ -23,7 +29,7 @@ const IMAGE_PLAN = 'pro';
 async function resolveScope(
   db: Db,
   caller: Caller,
-  req: SearchProductsRequest,
+  req: ParsedSearchProductsRequest,
 ): Promise<SearchScope> {
   if (req.store_id === undefined && req.store_domain === undefined) {
     return { excludeStoreIds: await closedStoreIds(db, caller.developerId) };
@@ -58,7 +64,7 @@ async function imageQuery(db: Db, caller: Caller, url: string): Promise<VectorQu
 }
 
 /** POST /search/products: resolve scope and profile, rank once, and shape the results. */
-export async function searchProducts(db: Db, caller: Caller, req: SearchProductsRequest) {
+export async function searchProducts(db: Db, caller: Caller, req: ParsedSearchProductsRequest) {
   const scope = await resolveScope(db, caller, req);
   let style: number[] | undefined;
   let shipping: ShippingRecord | undefined;
@@ -81,8 +87,8 @@ export async function searchProducts(db: Db, caller: Caller, req: SearchProducts
     image,
     style,
     weights: {
-      query: req.query_weight ?? (style ? 0.7 : 1),
-      style: req.style_weight ?? 0.3,
+      query: req.query_weight ?? (style ? DEFAULT_QUERY_WEIGHT_WITH_STYLE : DEFAULT_QUERY_WEIGHT),
+      style: req.style_weight ?? DEFAULT_STYLE_WEIGHT,
     },
     threshold: req.similarity_threshold,
     limit: req.max_result_count ?? req.result_count ?? DEFAULT_RESULT_COUNT,

@@ -31,6 +31,6 @@ export async function withSearchSettings<T>(db: Db, run: (db: Db) => Promise<T>)
   if (await known) return run(db);
   return db.transaction(async (tx) => {
     for (const statement of sessionSettingStatements(true)) await tx.execute(sql.raw(statement));
-    return run(tx as unknown as Db);
+    return run(tx);
   });
 }

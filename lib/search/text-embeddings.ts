@@ -5,6 +5,7 @@ import type { EmbeddingProvider } from '../embeddings/provider';
 import { embedTextsCached, inputHash } from './cached-embeddings';
 import type { IndexableProduct } from './lexical-index';
 import { bigintArray, textArray } from './sql-arrays';
+import { vectorLiteral } from '../db/vector';
 
 /** Descriptions are long and mostly boilerplate; their opening says what the product is. */
 const DESCRIPTION_CHARS = 300;
@@ -18,10 +19,6 @@ export function embeddingInput(p: IndexableProduct): string {
     .map((s) => s.trim())
     .filter(Boolean)
     .join('. ');
-}
-
-function toVectorLiteral(v: number[]): string {
-  return `[${v.join(',')}]`;
 }
 
 /**
@@ -60,7 +57,7 @@ export async function embedProducts(
     SELECT u.store_id, u.id, 'text', ${modelId}, u.h, u.v::vector
     FROM unnest(${textArray(stale.map((i) => i.storeId))}, ${bigintArray(stale.map((i) => i.id))},
                 ${textArray(stale.map((i) => i.hash))},
-                ${textArray(vectors.map(toVectorLiteral))}) AS u(store_id, id, h, v)
+                ${textArray(vectors.map(vectorLiteral))}) AS u(store_id, id, h, v)
     ON CONFLICT (store_id, product_id, kind, model_id) DO UPDATE
       SET input_hash = excluded.input_hash, embedding = excluded.embedding,
           created_at = excluded.created_at`);

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
+import { vectorLiteral } from '../db/vector';
 
 /**
  * product_embeddings.embedding is an untyped `vector` (models differ in width), so each model
@@ -31,7 +32,7 @@ export function indexPredicate(kind: EmbeddingKind, modelId: string, alias = 'pe
 
 /** A query vector typed like the indexed expression. */
 export function vectorParam(vector: number[], dimensions: number): SQL {
-  return sql`${`[${vector.join(',')}]`}::vector(${sql.raw(String(Math.trunc(dimensions)))})`;
+  return sql`${vectorLiteral(vector)}::vector(${sql.raw(String(Math.trunc(dimensions)))})`;
 }
 
 export async function ensureVectorIndex(

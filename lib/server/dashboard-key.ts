@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { createDeveloper, createKey } from '../auth/keys';
+import { currentEnv } from '../config/env';
 import type { Db } from '../db/client';
 import { apiKeys, developers } from '../db/schema';
 import { logger } from '../log/logger';
@@ -28,7 +29,7 @@ async function previousDashboardDeveloper(db: Db): Promise<string | undefined> {
  * developer the dashboard acts as, or undefined when DASHBOARD_API_KEY was configured.
  */
 export async function ensureDashboardKey(db: Db, preferred?: string): Promise<string | undefined> {
-  if (process.env.DASHBOARD_API_KEY) return undefined;
+  if (currentEnv().DASHBOARD_API_KEY) return undefined;
   const developerId =
     (await previousDashboardDeveloper(db)) ??
     preferred ??

@@ -66,7 +66,10 @@ export async function startHttpServer(opts: {
   // Node hands CONNECT to this event, never to 'request', and drops the connection when nothing
   // listens; served as a plain request, it gets the API's 405.
   server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
-    if (!(socket instanceof Socket)) return socket.destroy();
+    if (!(socket instanceof Socket)) {
+      socket.destroy();
+      return;
+    }
     const res = new http.ServerResponse(req);
     res.assignSocket(socket);
     res.shouldKeepAlive = false;
@@ -75,7 +78,10 @@ export async function startHttpServer(opts: {
     else void dashboard(req, res);
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
     const answer = malformedRequest(err);
     const head = Object.entries({ ...answer.head, connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)

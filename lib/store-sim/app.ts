@@ -70,7 +70,7 @@ function pageLinks(
   return links.length > 0 ? links.join(', ') : undefined;
 }
 
-function statusFault(c: Context<Env>, fault: Extract<Fault, { kind: 'status' }>): Response {
+function statusFault(c: Context<Env, string>, fault: Extract<Fault, { kind: 'status' }>): Response {
   const body = fault.body ?? {
     errors: fault.status === 429 ? THROTTLED : (STATUS_CODES[fault.status] ?? 'Error'),
   };
@@ -82,7 +82,7 @@ function statusFault(c: Context<Env>, fault: Extract<Fault, { kind: 'status' }>)
 }
 
 /** Drop: the client sees its connection reset and never gets a status. */
-async function dropConnection(c: Context<Env>): Promise<Response> {
+async function dropConnection(c: Context<Env, string>): Promise<Response> {
   const socket = c.env.incoming.socket;
   const closed = new Promise((resolve) => socket.once('close', resolve));
   socket.destroy();
@@ -100,7 +100,7 @@ async function readJson(c: Context<Env>): Promise<unknown> {
 
 function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
   // Every shop request is logged, then may meet an injected fault, before the shop answers.
-  app.use('/shops/*', async (c, next) => {
+  app.use('/shops/*', async (c: Context<Env, '/shops/*'>, next) => {
     const url = new URL(c.req.url);
     const [, domain = '', shopPath = '/'] = SHOP_PATH.exec(url.pathname) ?? [];
     const record: RequestRecord = {
@@ -128,13 +128,14 @@ function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
     if (fault?.kind === 'latency') await new Promise((r) => setTimeout(r, fault.delayMs));
     await next();
     record.status = c.res.status;
+    return undefined;
   });
 
   app.use('/shops/:domain/*', async (c, next) => {
     const shop = sim.shop(c.req.param('domain'));
     if (!shop) return c.json(NOT_FOUND, 404);
     c.set('shop', shop);
-    await next();
+    return next();
   });
 
   app.get('/shops/:domain/products.json', (c) =>
@@ -160,7 +161,7 @@ function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
     if (c.req.header('x-shopify-access-token') !== c.var.shop.accessToken) {
       return c.json(INVALID_TOKEN, 401);
     }
-    await next();
+    return next();
   });
 
   app.get(`${ADMIN}/shop.json`, (c) => c.json({ shop: c.var.shop.info() }));

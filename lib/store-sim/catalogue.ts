@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { scalarText } from '../catalog/scalar-text';
 
 /** A product as a caller hands it to the simulator: Shopify's public or Admin JSON. */
 export type ShopifyProductInput = Record<string, unknown>;
@@ -123,7 +124,7 @@ function variantAvailable(variant: Json): boolean {
 
 /** Image paths under `/cdn/` belong to the simulated shop: they become absolute URLs. */
 function imageSrc(src: unknown, shopUrl: string): string {
-  const text = String(src ?? '');
+  const text = scalarText(src);
   return text.startsWith('/cdn/') ? `${shopUrl}${text}` : text;
 }
 
@@ -154,7 +155,7 @@ function storefrontVariant(
   const publicVariant = {
     ...variant,
     id: Number(variant.id),
-    price: String(variant.price ?? '0.00'),
+    price: scalarText(variant.price, '0.00'),
     available: variantAvailable(variant),
     featured_image: featuredImage(variant, images, shopUrl),
   };
@@ -171,13 +172,13 @@ export function toStorefrontProduct(
   return {
     ...pick(product, PRODUCT_FIELDS),
     id: Number(product.id),
-    title: String(product.title ?? ''),
+    title: scalarText(product.title),
     tags: tagList(product.tags),
     variants: records(product.variants).map((v) => storefrontVariant(v, images, shopUrl)),
     images,
     options: records(product.options).map((o) => ({
       ...pick(o, ['name', 'position', 'values']),
-      name: String(o.name ?? ''),
+      name: scalarText(o.name),
     })),
   };
 }

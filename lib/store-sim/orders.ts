@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { centsToString, totalPrice } from '../catalog/decimal';
 import { parseLimit, type Catalogue, type CatalogueVariant } from './catalogue';
 
 /** An order in the Admin API's JSON shape. */
@@ -75,14 +76,6 @@ const orderSchema = z.looseObject({
 /** Shopify's timestamps: seconds precision with an offset. */
 function shopifyTime(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
-}
-
-function cents(price: string): number {
-  return Math.round(Number(price) * 100);
-}
-
-function money(amountCents: number): string {
-  return (amountCents / 100).toFixed(2);
 }
 
 function addressOut(address: Address | null | undefined): Record<string, unknown> | null {
@@ -162,9 +155,11 @@ export function createOrder(
     return { refusal: { status: 422, body: { errors: { line_items: problems } } } };
   }
 
-  const lineTotal = lines.reduce((sum, l) => sum + cents(l.variant.price) * l.quantity, 0);
+  const lineTotal = totalPrice(
+    lines.map((l) => ({ price: l.variant.price, quantity: l.quantity })),
+  );
   const shippingLines = input.shipping_lines ?? [];
-  const shippingTotal = shippingLines.reduce((sum, l) => sum + cents(l.price), 0);
+  const shippingTotal = totalPrice(shippingLines.map((l) => ({ price: l.price, quantity: 1 })));
   const id = ctx.nextId();
   const token = randomBytes(16).toString('hex');
   const now = shopifyTime(new Date());
@@ -195,14 +190,14 @@ export function createOrder(
     note_attributes: input.note_attributes ?? [],
     taxes_included: false,
     total_weight: lines.reduce((sum, l) => sum + l.variant.grams * l.quantity, 0),
-    total_line_items_price: money(lineTotal),
-    subtotal_price: money(lineTotal),
+    total_line_items_price: centsToString(lineTotal),
+    subtotal_price: centsToString(lineTotal),
     total_discounts: '0.00',
     total_tax: '0.00',
     total_shipping_price_set: {
-      shop_money: { amount: money(shippingTotal), currency_code: ctx.currency },
+      shop_money: { amount: centsToString(shippingTotal), currency_code: ctx.currency },
     },
-    total_price: money(lineTotal + shippingTotal),
+    total_price: centsToString(lineTotal + shippingTotal),
     line_items: lines.map((l) => lineItem(l.variant, l.quantity, ctx.nextId())),
     shipping_lines: shippingLines.map((l) => ({ id: ctx.nextId(), code: null, ...l })),
     shipping_address: addressOut(input.shipping_address),

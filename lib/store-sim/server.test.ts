@@ -106,7 +106,7 @@ async function postOrder(order: unknown, token = TOKEN) {
     headers: { 'content-type': 'application/json', 'x-shopify-access-token': token },
     body: JSON.stringify(order),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: await res.json() };
 }
 
 beforeAll(async () => {
@@ -128,10 +128,12 @@ beforeAll(async () => {
         domain: 'mugs.example',
         accessToken: 'other',
         products: [adminProduct, draftProduct],
-        imageRenderer: async (p) =>
-          p === 'mug-blue.png'
-            ? { contentType: 'image/png', body: new Uint8Array([137, 80, 78, 71]) }
-            : undefined,
+        imageRenderer: (p) =>
+          Promise.resolve(
+            p === 'mug-blue.png'
+              ? { contentType: 'image/png', body: new Uint8Array([137, 80, 78, 71]) }
+              : undefined,
+          ),
         imagesDir,
       },
     ],
@@ -495,7 +497,7 @@ describe('faults and the request log', () => {
       body: JSON.stringify({ kind: 'status', status: 99 }),
     });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).error).toMatch(/^Invalid fault: status/);
+    expect((await bad.json()).error).toMatch(/^Invalid fault: status/);
     expect(() => sim.inject({ kind: 'latency' } as any)).toThrow(/^Invalid fault: delayMs/);
     const armed = await fetch(`${sim.baseUrl}/_sim/faults`, {
       method: 'POST',
@@ -544,7 +546,7 @@ describe('npm run store-sim', () => {
     );
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
-      const [line] = await once(readline.createInterface({ input: child.stdout! }), 'line');
+      const [line] = await once(readline.createInterface({ input: child.stdout }), 'line');
       const printed = JSON.parse(line);
       expect(printed.shops).toEqual([
         {

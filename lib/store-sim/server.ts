@@ -93,7 +93,7 @@ export async function startStoreSim(options: StoreSimOptions): Promise<StoreSim>
     inject(fault) {
       for (const f of parseFaults(fault)) faults.add(f);
     },
-    reset: runtime.reset,
+    reset: () => runtime.reset(),
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

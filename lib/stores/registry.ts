@@ -1,62 +1,16 @@
 import { count, eq, inArray, sql } from 'drizzle-orm';
+import type { AccessPolicy, StoreSummary, SyncProgress } from '../contract/admin-stores';
 import type { Db } from '../db/client';
 import { newId } from '../db/ids';
 import { developers, products, storeAllowedDevelopers, stores } from '../db/schema';
 import { ApiError } from '../errors';
+import { storeHost } from './domain';
 import { findStoreByDomain, findStoreById, type StoreRow } from './access';
 
-export type AccessPolicy = 'open' | 'allow';
-
-export interface SyncProgress {
-  pages: number;
-  seen: number;
-  added: number;
-  changed: number;
-  unchanged: number;
-  removed: number;
-  failed: number;
-  embedded: number;
-}
-
-/** What the operator API and CLI show of a store. Never the Admin token itself. */
-export interface StoreSummary {
-  id: string;
-  domain: string;
-  name: string;
-  platform: 'shopify';
-  base_url: string | null;
-  access_policy: AccessPolicy;
-  allowed_developer_ids: string[];
-  verified: boolean;
-  verification_reason: string | null;
-  verified_at: string | null;
-  has_admin_token: boolean;
-  product_count: number;
-  sync: {
-    state: 'never' | 'running' | 'succeeded' | 'failed';
-    started_at: string | null;
-    finished_at: string | null;
-    progress: SyncProgress | null;
-    last_error: string | null;
-  };
-  created_at: string;
-}
-
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
-
-/**
- * A store domain as stored and as used in checkout links: lower-case host name only. Operators
- * paste URLs, so a scheme, path, query or trailing dot is dropped; anything that is still not a
- * host name (a port, credentials, spaces, a bare word) is refused.
- */
+/** A store domain as stored (see storeHost); anything that is not a host name is refused. */
 export function normalizeDomain(input: string): string {
-  const host = input
-    .trim()
-    .toLowerCase()
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
-    .replace(/[/?#].*$/, '')
-    .replace(/\.$/, '');
-  if (!HOSTNAME.test(host)) {
+  const host = storeHost(input);
+  if (!host) {
     throw new ApiError(
       'INVALID_REQUEST',
       `"${input.slice(0, 100)}" is not a store domain; expected a host name such as shop.example.com`,

@@ -7,7 +7,8 @@ export function captureLogs(): { lines: Array<Record<string, any>>; restore(): v
   const restore = redirectLogs(
     new Writable({
       write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        for (const line of String(chunk).split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as Record<string, any>);
         done();
       },
     }),

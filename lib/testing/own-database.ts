@@ -27,7 +27,7 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
  */
 export async function ownDatabase(label: string): Promise<OwnDatabase> {
   const server = process.env.TEST_DATABASE_URL;
-  const memory = { url: 'memory://', drop: async () => undefined };
+  const memory = { url: 'memory://', drop: () => Promise.resolve() };
   if (!server) return memory;
   const name = `${label}_${randomBytes(6).toString('hex')}`.toLowerCase();
   const url = new URL(server);

@@ -27,6 +27,13 @@ export interface TestServer {
       headers?: Record<string, string>;
     },
   ): Promise<{ status: number; body: any; headers: Headers }>;
+  /** One operator request, with OPERATOR_TOKEN unless another token (or null: none) is given. */
+  admin(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string | null,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -46,7 +53,7 @@ export async function startTestServer(opts: { url?: string } = {}): Promise<Test
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}/api`;
-  return {
+  const testServer: TestServer = {
     baseUrl,
     database,
     operations,
@@ -78,9 +85,16 @@ export async function startTestServer(opts: { url?: string } = {}): Promise<Test
       checkDocumented(operations, { method, path }, { status: res.status, body: parsed });
       return { status: res.status, body: parsed, headers: res.headers };
     },
+    admin(method, path, body, token = process.env.OPERATOR_TOKEN) {
+      return testServer.call(method, path, {
+        body,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+    },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await closeDatabase();
     },
   };
+  return testServer;
 }

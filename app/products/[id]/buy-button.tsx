@@ -68,7 +68,7 @@ export function BuyButton({
             type="button"
             className="btn btn-primary"
             disabled={phase === 'buying'}
-            onClick={confirm}
+            onClick={() => void confirm()}
           >
             {phase === 'buying' ? 'Buying…' : 'Confirm purchase'}
           </button>

@@ -1,5 +1,13 @@
 import type { Command } from 'commander';
-import { createDeveloper, createKey, PLANS, revokeKey, setPlan, type Plan } from '../../auth/keys';
+import {
+  createDeveloper,
+  createKey,
+  listKeys,
+  PLANS,
+  revokeKey,
+  setPlan,
+  type Plan,
+} from '../../auth/keys';
 import { CliError, emit, withDatabase } from '../context';
 
 function parsePlan(value: string): Plan {
@@ -65,6 +73,21 @@ export function registerDeveloperCommands(program: Command): void {
         } catch {
           throw new CliError(`No developer ${opts.developer}`);
         }
+      });
+    });
+  key
+    .command('list')
+    .description("List a developer's keys: prefix, created, last used (to the minute), revoked")
+    .requiredOption('--developer <id>', 'developer id')
+    .option('--json', 'print JSON')
+    .action(async (opts: { developer: string; json?: boolean }) => {
+      await withDatabase(async ({ db }) => {
+        const keys = await listKeys(db, opts.developer);
+        const lines = keys.map(
+          (k) =>
+            `${k.key_prefix}  created ${k.created_at}  last used ${k.last_used_at ?? 'never'}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`,
+        );
+        emit(opts.json, { developer_id: opts.developer, keys }, lines.join('\n') || 'No keys');
       });
     });
   key

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { indexBar } from '../../catalog/progress-bar';
+import { indexBar } from '../progress-bar';
 import { reindexImages } from '../../images/indexer';
 import { getStoreSummary } from '../../stores/registry';
 import { emit, withDatabase } from '../context';

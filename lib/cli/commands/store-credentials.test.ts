@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloper } from '../../auth/keys';
 import { openDatabase, type Database } from '../../db/client';
 import { orders, stores } from '../../db/schema';
-import { insertStore, storefrontProduct, type FixtureProduct } from '../../orders/tests/fixtures';
+import { insertStore, storefrontProduct } from '../../testing/fixtures/orders';
 import { startStoreSim, type StoreSim } from '../../store-sim/server';
 import { uniqueDomain } from '../../testing/unique';
+import type { FixtureProduct } from '../../testing/fixtures/admin-product';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-credentials-'));
 const TOKEN_KEY = randomBytes(32).toString('hex');

@@ -1,17 +1,12 @@
 import type { Command } from 'commander';
 import { importFiles } from '../../catalog/import-files';
-import { catalogueBar, indexBar } from '../../catalog/progress-bar';
+import { catalogueBar, indexBar } from '../progress-bar';
 import { listSyncErrors, type JobOutcome } from '../../catalog/store-job';
 import { startSync } from '../../catalog/sync';
 import { textEmbedder } from '../../embeddings';
 import { reindexAll } from '../../search/indexer';
-import {
-  addStore,
-  getStoreSummary,
-  listStores,
-  setAccessPolicy,
-  type StoreSummary,
-} from '../../stores/registry';
+import type { StoreSummary } from '../../contract/admin-stores';
+import { addStore, getStoreSummary, listStores, setAccessPolicy } from '../../stores/registry';
 import { CliError, emit, withDatabase } from '../context';
 
 function storeLine(s: StoreSummary): string {

@@ -16,12 +16,13 @@ export function searchRoutes(api: Api): void {
     method: 'post',
     path: '/search/products',
     operationId: 'searchProducts',
-    summary: 'Hybrid (full-text + vector) product search in one store, optionally personalized',
+    summary: 'Hybrid (full-text + vector) product search, optionally personalized',
     description:
       `Ranks by score = (query_weight * sim(query, product) + style_weight * sim(style, product)) / ` +
       `(query_weight + style_weight); the style term applies only when the profile has a style. ` +
-      `max_result_count (alias result_count) is 1 to ${MAX_RESULT_CAP}. Either store_id or ` +
-      `store_domain is required. image_url needs the pro plan.`,
+      `max_result_count (alias result_count) is 1 to ${MAX_RESULT_CAP}. store_id or store_domain ` +
+      `limits the search to one store; with neither, every store open to the caller is searched. ` +
+      `image_url needs the pro plan.`,
     tags: ['Search'],
     body: searchProductsRequest,
     invalidCode: 'INVALID_REQUEST',

@@ -1,10 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../config/env';
-import { productEmbeddings, products, variants } from '../../db/schema';
+import { productEmbeddings, products, searchPostings, variants } from '../../db/schema';
 import { startStoreSim, type StoreSim } from '../../store-sim/server';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { uniqueDomain } from '../../testing/unique';
+import { waitFor } from '../../testing/wait-for';
 
 const TOKEN = 'operator-token-for-tests-0123456789';
 let t: TestServer;
@@ -35,24 +36,19 @@ const catalogue = [
   product(106, 'Broken Price Record', 'twelve'),
 ];
 
-async function admin(method: string, path: string, body?: unknown, token: string | null = TOKEN) {
-  return t.call(method, path, {
-    body,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-  });
-}
-
-async function waitForSync(storeId: string) {
-  for (;;) {
-    const res = await admin('GET', `/admin/stores/${storeId}`);
-    if (res.body.store.sync.state !== 'running') return res.body.store;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function waitForSync(storeId: string) {
+  return waitFor(
+    async () => {
+      const res = await t.admin('GET', `/admin/stores/${storeId}`);
+      return res.body.store.sync.state !== 'running' && res.body.store;
+    },
+    { timeoutMs: 30_000, what: `the sync of ${storeId} to end`, intervalMs: 100 },
+  );
 }
 
 /** A new store fed by the simulated sim-home.example shop, not synced yet. */
 async function registerHome(): Promise<string> {
-  const created = await admin('POST', '/admin/stores', {
+  const created = await t.admin('POST', '/admin/stores', {
     domain: uniqueDomain('sim-home'),
     base_url: sim.shopUrl('sim-home.example'),
   });
@@ -63,7 +59,7 @@ async function registerHome(): Promise<string> {
 /** A new store holding sim-home.example's five good products. */
 async function syncedHome(): Promise<string> {
   const storeId = await registerHome();
-  await admin('POST', `/admin/stores/${storeId}/sync`, {});
+  await t.admin('POST', `/admin/stores/${storeId}/sync`, {});
   const store = await waitForSync(storeId);
   expect([store.sync.state, store.product_count]).toEqual(['succeeded', 5]);
   return storeId;
@@ -97,9 +93,9 @@ beforeEach(() => sim.reset());
 describe('operator authentication', () => {
   it('answers 401 without the operator token or with a wrong one; a developer key is no token', async () => {
     const dev = await t.newDeveloper();
-    const missing = await admin('GET', '/admin/stores', undefined, null);
+    const missing = await t.admin('GET', '/admin/stores', undefined, null);
     expect([missing.status, missing.body.code]).toEqual([401, 'AUTH_MISSING']);
-    const wrong = await admin('GET', '/admin/stores', undefined, `${TOKEN}x`);
+    const wrong = await t.admin('GET', '/admin/stores', undefined, `${TOKEN}x`);
     expect([wrong.status, wrong.body.code]).toEqual([401, 'INVALID_KEY']);
     const devKey = await t.call('GET', '/admin/stores', { key: dev.key });
     expect(devKey.status).toBe(401);
@@ -109,7 +105,7 @@ describe('operator authentication', () => {
     delete process.env.OPERATOR_TOKEN;
     resetEnvCache();
     try {
-      const res = await admin('GET', '/admin/stores');
+      const res = await t.admin('GET', '/admin/stores', undefined, TOKEN);
       expect([res.status, res.body.code]).toEqual([503, 'ADMIN_DISABLED']);
       expect(res.body.error).toMatch(/OPERATOR_TOKEN/);
     } finally {
@@ -139,7 +135,7 @@ describe('operator authentication', () => {
 describe('store registry', () => {
   it('registers a store with a normalized domain, lists and gets it, refuses duplicates', async () => {
     const domain = uniqueDomain('quiet-lamps');
-    const created = await admin('POST', '/admin/stores', {
+    const created = await t.admin('POST', '/admin/stores', {
       domain: `HTTPS://${domain.toUpperCase()}/collections/all`,
     });
     expect(created.status).toBe(201);
@@ -159,14 +155,14 @@ describe('store registry', () => {
     });
     expect(store.id).toMatch(/^store_/);
 
-    const again = await admin('POST', '/admin/stores', { domain });
+    const again = await t.admin('POST', '/admin/stores', { domain });
     expect([again.status, again.body.code]).toEqual([409, 'STORE_EXISTS']);
 
-    const listed = await admin('GET', '/admin/stores');
+    const listed = await t.admin('GET', '/admin/stores');
     expect(listed.body.stores.map((s: any) => s.id)).toContain(store.id);
-    const got = await admin('GET', `/admin/stores/${store.id}`);
+    const got = await t.admin('GET', `/admin/stores/${store.id}`);
     expect(got.body).toEqual({ code: 'STORE_RETRIEVED', store });
-    const missing = await admin('GET', '/admin/stores/store_nope');
+    const missing = await t.admin('GET', '/admin/stores/store_nope');
     expect([missing.status, missing.body.code]).toEqual([404, 'STORE_NOT_FOUND']);
   });
 
@@ -178,16 +174,16 @@ describe('store registry', () => {
       { domain: 'ok.example', base_url: 'ftp://ok.example' },
       { name: 'no domain' },
     ]) {
-      const res = await admin('POST', '/admin/stores', body);
+      const res = await t.admin('POST', '/admin/stores', body);
       expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, 'INVALID_REQUEST']);
     }
   });
 
   it('sets an allow-list policy, refuses unknown developers, and reopens the store', async () => {
     const dev = await t.newDeveloper();
-    const { store } = (await admin('POST', '/admin/stores', { domain: uniqueDomain('policy') }))
+    const { store } = (await t.admin('POST', '/admin/stores', { domain: uniqueDomain('policy') }))
       .body;
-    const allow = await admin('PUT', `/admin/stores/${store.id}/policy`, {
+    const allow = await t.admin('PUT', `/admin/stores/${store.id}/policy`, {
       policy: 'allow',
       developer_ids: [dev.id],
     });
@@ -196,15 +192,15 @@ describe('store registry', () => {
       access_policy: 'allow',
       allowed_developer_ids: [dev.id],
     });
-    const unknown = await admin('PUT', `/admin/stores/${store.id}/policy`, {
+    const unknown = await t.admin('PUT', `/admin/stores/${store.id}/policy`, {
       policy: 'allow',
       developer_ids: ['dev_missing'],
     });
     expect([unknown.status, unknown.body.code]).toEqual([400, 'INVALID_REQUEST']);
     expect(unknown.body.error).toMatch(/dev_missing/);
-    const open = await admin('PUT', `/admin/stores/${store.id}/policy`, { policy: 'open' });
+    const open = await t.admin('PUT', `/admin/stores/${store.id}/policy`, { policy: 'open' });
     expect(open.body.store).toMatchObject({ access_policy: 'open', allowed_developer_ids: [] });
-    const bad = await admin('PUT', `/admin/stores/${store.id}/policy`, { policy: 'closed' });
+    const bad = await t.admin('PUT', `/admin/stores/${store.id}/policy`, { policy: 'closed' });
     expect([bad.status, bad.body.code]).toEqual([400, 'INVALID_REQUEST']);
   });
 });
@@ -221,7 +217,7 @@ describe('catalogue sync from products.json', () => {
       },
       { match: { pathPrefix: '/products.json' }, kind: 'status', status: 500 },
     ]);
-    const started = await admin('POST', `/admin/stores/${storeId}/sync`, {});
+    const started = await t.admin('POST', `/admin/stores/${storeId}/sync`, {});
     expect(started.status).toBe(202);
     expect(started.body).toMatchObject({
       code: 'SYNC_STARTED',
@@ -244,7 +240,7 @@ describe('catalogue sync from products.json', () => {
     const statuses = sim.requests('sim-home.example').map((r: any) => r.status);
     expect(statuses).toEqual([429, 500, 200]);
 
-    const errors = await admin('GET', `/admin/stores/${storeId}/sync-errors`);
+    const errors = await t.admin('GET', `/admin/stores/${storeId}/sync-errors`);
     expect(errors.body.code).toBe('SYNC_ERRORS_LISTED');
     expect(errors.body.errors).toEqual([
       {
@@ -257,7 +253,11 @@ describe('catalogue sync from products.json', () => {
     const db = t.database.db;
     const [board] = await storeProduct(storeId, '101');
     expect(board).toMatchObject({ title: 'Oak Cutting Board', priceMin: '35.00', available: true });
-    expect(board!.searchText).toBeTruthy();
+    const postings = await db
+      .select({ term: searchPostings.term })
+      .from(searchPostings)
+      .where(eq(searchPostings.productId, board!.id));
+    expect(postings.map((p) => p.term)).toEqual(expect.arrayContaining(['oak', 'board']));
     const vectors = await db
       .select()
       .from(productEmbeddings)
@@ -293,7 +293,7 @@ describe('catalogue sync from products.json', () => {
       }),
     ]);
     // No body at all: the sync request's only field is optional.
-    const started = await admin('POST', `/admin/stores/${storeId}/sync`);
+    const started = await t.admin('POST', `/admin/stores/${storeId}/sync`);
     expect(started.status).toBe(202);
     const store = await waitForSync(storeId);
     expect(store.sync.state).toBe('succeeded');
@@ -307,7 +307,7 @@ describe('catalogue sync from products.json', () => {
       embedded: 3,
     });
     expect(store.product_count).toBe(5);
-    expect((await admin('GET', `/admin/stores/${storeId}/sync-errors`)).body.errors).toEqual([]);
+    expect((await t.admin('GET', `/admin/stores/${storeId}/sync-errors`)).body.errors).toEqual([]);
 
     const db = t.database.db;
     expect(await storeProduct(storeId, '104')).toEqual([]);
@@ -334,9 +334,9 @@ describe('catalogue sync from products.json', () => {
   it('allows one sync per store at a time (SYNC_RUNNING)', async () => {
     const storeId = await registerHome();
     sim.inject({ match: { pathPrefix: '/products.json' }, kind: 'latency', delayMs: 1500 });
-    const first = await admin('POST', `/admin/stores/${storeId}/sync`, {});
+    const first = await t.admin('POST', `/admin/stores/${storeId}/sync`, {});
     expect(first.status).toBe(202);
-    const second = await admin('POST', `/admin/stores/${storeId}/sync`, {});
+    const second = await t.admin('POST', `/admin/stores/${storeId}/sync`, {});
     expect([second.status, second.body.code]).toEqual([409, 'SYNC_RUNNING']);
     expect((await waitForSync(storeId)).sync.state).toBe('succeeded');
   });
@@ -349,7 +349,7 @@ describe('catalogue sync from products.json', () => {
       kind: 'status',
       status: 404,
     });
-    await admin('POST', `/admin/stores/${storeId}/sync`, {});
+    await t.admin('POST', `/admin/stores/${storeId}/sync`, {});
     const store = await waitForSync(storeId);
     expect(store.sync.state).toBe('failed');
     expect(store.sync.last_error).toMatch(/products\.json.*failed: HTTP 404/);
@@ -357,11 +357,11 @@ describe('catalogue sync from products.json', () => {
   });
 
   it('saves a base_url override given with the sync request, and refuses a bad one', async () => {
-    const other = (await admin('POST', '/admin/stores', { domain: uniqueDomain('sim-other') })).body
-      .store;
-    const bad = await admin('POST', `/admin/stores/${other.id}/sync`, { base_url: 'not a url' });
+    const other = (await t.admin('POST', '/admin/stores', { domain: uniqueDomain('sim-other') }))
+      .body.store;
+    const bad = await t.admin('POST', `/admin/stores/${other.id}/sync`, { base_url: 'not a url' });
     expect([bad.status, bad.body.code]).toEqual([400, 'INVALID_REQUEST']);
-    const res = await admin('POST', `/admin/stores/${other.id}/sync`, {
+    const res = await t.admin('POST', `/admin/stores/${other.id}/sync`, {
       base_url: `${sim.shopUrl('sim-other.example')}/`,
     });
     expect(res.status).toBe(202);
@@ -371,7 +371,7 @@ describe('catalogue sync from products.json', () => {
       product_count: 1,
       sync: { state: 'succeeded' },
     });
-    const missing = await admin('POST', '/admin/stores/store_nope/sync', {});
+    const missing = await t.admin('POST', '/admin/stores/store_nope/sync', {});
     expect([missing.status, missing.body.code]).toEqual([404, 'STORE_NOT_FOUND']);
   });
 });

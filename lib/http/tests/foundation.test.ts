@@ -4,18 +4,15 @@ import { revokeKey } from '../../auth/keys';
 import { styles } from '../../db/schema';
 import { usAddress } from '../../testing/fixtures/address';
 import { startTestServer, type TestServer } from '../../testing/server';
+import { failInserts, pgliteOverWire } from '../../testing/failing-inserts';
+import { captureLogs } from '../../testing/logs';
+import { newProfile } from '../../testing/profiles';
 
 let t: TestServer;
 let dev: { id: string; key: string };
 let other: { id: string; key: string };
 
 const address = usAddress;
-
-async function newProfile(key = dev.key): Promise<string> {
-  const res = await t.call('POST', '/profiles/create', { key });
-  expect(res.status).toBe(201);
-  return res.body.profile.id;
-}
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -95,7 +92,7 @@ describe('profiles', () => {
   it("answers PROFILE_NOT_FOUND for unknown ids and for another developer's profile", async () => {
     const missing = await t.call('GET', '/profiles/prof_doesnotexist', { key: dev.key });
     expect([missing.status, missing.body.code]).toEqual([404, 'PROFILE_NOT_FOUND']);
-    const theirs = await newProfile(other.key);
+    const theirs = await newProfile(t, other.key);
     const foreign = await t.call('GET', `/profiles/${theirs}`, { key: dev.key });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({
@@ -107,7 +104,7 @@ describe('profiles', () => {
 
 describe('styles', () => {
   it('creates a style, refuses a second one with STYLE_EXISTS, retrieves it under both paths', async () => {
-    const profileId = await newProfile();
+    const profileId = await newProfile(t, dev.key);
     const created = await t.call('POST', '/styles/create', {
       key: dev.key,
       body: { profile_id: profileId, text: 'bold prints' },
@@ -148,7 +145,7 @@ describe('styles', () => {
       body: { profile_id: 'prof_nope', text: 'x' },
     });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'STYLE_PROFILE_CREATION_FAILED']);
-    const profileId = await newProfile();
+    const profileId = await newProfile(t, dev.key);
     const empty = await t.call('POST', '/styles/create', {
       key: dev.key,
       body: { profile_id: profileId, text: '   ' },
@@ -165,7 +162,7 @@ describe('styles', () => {
   });
 
   it('regenerates the stored embedding when the text changes', async () => {
-    const profileId = await newProfile();
+    const profileId = await newProfile(t, dev.key);
     const created = await t.call('POST', '/styles/create', {
       key: dev.key,
       body: { profile_id: profileId, text: 'black leather biker jackets' },
@@ -194,7 +191,7 @@ describe('styles', () => {
   });
 
   it('answers not-found for unknown and foreign styles alike', async () => {
-    const theirProfile = await newProfile(other.key);
+    const theirProfile = await newProfile(t, other.key);
     const theirs = await t.call('POST', '/styles/create', {
       key: other.key,
       body: { profile_id: theirProfile, text: 'theirs' },
@@ -221,7 +218,7 @@ describe('styles', () => {
 
 describe('shipping', () => {
   it('creates an address and attaches it to the profile', async () => {
-    const profileId = await newProfile();
+    const profileId = await newProfile(t, dev.key);
     const res = await t.call('POST', '/shipping/create', {
       key: dev.key,
       body: { profile_id: profileId, shipping_address: address },
@@ -245,7 +242,7 @@ describe('shipping', () => {
     ['phone', '12', /phone number/],
     ['email', 'not-an-email', /e-mail/],
   ])('refuses an invalid %s (%s)', async (field, value, message) => {
-    const profileId = await newProfile();
+    const profileId = await newProfile(t, dev.key);
     const res = await t.call('POST', '/shipping/create', {
       key: dev.key,
       body: { profile_id: profileId, shipping_address: { ...address, [field]: value } },
@@ -261,7 +258,7 @@ describe('shipping', () => {
   });
 
   it('validates Canadian provinces and postal codes', async () => {
-    const profileId = await newProfile();
+    const profileId = await newProfile(t, dev.key);
     const ca = {
       ...address,
       country_code: 'ca',
@@ -288,7 +285,7 @@ describe('shipping', () => {
   });
 
   it('fails creation for a profile of another developer', async () => {
-    const theirs = await newProfile(other.key);
+    const theirs = await newProfile(t, other.key);
     const res = await t.call('POST', '/shipping/create', {
       key: dev.key,
       body: { profile_id: theirs, shipping_address: address },
@@ -297,7 +294,7 @@ describe('shipping', () => {
   });
 
   it('replaces an address with a complete object and refuses a partial one, changing nothing', async () => {
-    const profileId = await newProfile();
+    const profileId = await newProfile(t, dev.key);
     const created = await t.call('POST', '/shipping/create', {
       key: dev.key,
       body: { profile_id: profileId, shipping_address: address },
@@ -328,7 +325,7 @@ describe('shipping', () => {
   });
 
   it('answers SHIPPING_UPDATE_FAILED 404 for unknown and foreign addresses', async () => {
-    const theirProfile = await newProfile(other.key);
+    const theirProfile = await newProfile(t, other.key);
     const theirs = await t.call('POST', '/shipping/create', {
       key: other.key,
       body: { profile_id: theirProfile, shipping_address: address },
@@ -368,9 +365,33 @@ describe('request bodies', () => {
     expect(notObject.body.error).toMatch(/JSON object/);
   });
 
-  it('never leaks stack traces or SQL', async () => {
-    const res = await t.call('POST', '/shipping/create', { key: dev.key, body: '{bad' });
-    expect(JSON.stringify(res.body)).not.toMatch(/\n\s+at |\.ts:\d|select .* from|insert into/i);
+  it('never leaks stack traces or SQL when a statement fails in the database', async (ctx) => {
+    if (await pgliteOverWire(t)) ctx.skip();
+    const broken = await t.newDeveloper('free');
+    const undo = await failInserts(t, 'profiles', 'developer_id', broken.id);
+    const logs = captureLogs();
+    try {
+      const res = await t.call('POST', '/profiles/create', { key: broken.key });
+      const requestId = res.headers.get('x-request-id')!;
+      expect(res.body).toEqual({
+        success: false,
+        code: 'INTERNAL_ERROR',
+        error: `Internal error; quote request id ${requestId} when reporting it`,
+      });
+      expect(res.status).toBe(500);
+      const logged = logs.lines.filter((l) => l.reqId === requestId);
+      expect(logged.find((l) => l.msg === 'unhandled error')?.err).toMatchObject({
+        statement: 'insert "profiles"',
+        sqlstate: 'P0001',
+      });
+      // The database's message quotes the row; neither it nor the SQL nor a stack may show.
+      for (const text of [JSON.stringify(res.body), JSON.stringify(logged)]) {
+        expect(text).not.toMatch(/\n\s+at |\.ts:\d|select .* from|insert into|refusing/i);
+      }
+    } finally {
+      logs.restore();
+      await undo();
+    }
   });
 });
 

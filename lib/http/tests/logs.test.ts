@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failInserts, pgliteOverWire } from '../../testing/failing-inserts';
 import { captureLogs } from '../../testing/logs';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { madeUpWord } from '../../testing/unique';
@@ -8,16 +7,11 @@ import { madeUpWord } from '../../testing/unique';
 let t: TestServer;
 let dev: { id: string; key: string };
 let logs: ReturnType<typeof captureLogs>;
-/**
- * PGlite's wire server answers a statement that fails inside the extended protocol with an early
- * ReadyForQuery (electric-sql/pglite#958), which puts `pg` out of step and crashes the test
- * process now and then; this test runs on embedded PGlite, PostgreSQL and Citus instead.
- */
-let pgliteOverWire = false;
+let overWire = false;
+let undoFailure: (() => Promise<void>) | undefined;
 
 /** A city no other test uses: the trigger below fails only the inserts that carry it. */
 const CITY = `Failtown ${madeUpWord()}`;
-const TRIGGER = `fail_${madeUpWord()}`;
 
 const address = {
   first_name: 'Grace',
@@ -34,36 +28,22 @@ const address = {
 beforeAll(async () => {
   t = await startTestServer();
   dev = await t.newDeveloper('free');
-  const [engine] = await queryRows<{ version: string }>(t.database.db, sql`select version()`);
-  pgliteOverWire = t.database.kind === 'postgres' && /wasm32/.test(engine!.version);
-  if (pgliteOverWire) return;
-  // A real database failure on the statement that carries the shopper's address, as a full disk
-  // or a lost connection would cause: the error holds the SQL and every parameter.
-  await t.database.db.execute(
-    sql.raw(`CREATE FUNCTION ${TRIGGER}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.city = '${CITY}' THEN RAISE EXCEPTION 'refusing %', NEW.email; END IF;
-        RETURN NEW;
-      END $$`),
-  );
-  await t.database.db.execute(
-    sql.raw(
-      `CREATE TRIGGER ${TRIGGER} BEFORE INSERT ON shipping_addresses FOR EACH ROW EXECUTE FUNCTION ${TRIGGER}()`,
-    ),
-  );
+  overWire = await pgliteOverWire(t);
+  if (overWire) return;
+  // A real database failure on the statement that carries the shopper's address.
+  undoFailure = await failInserts(t, 'shipping_addresses', 'city', CITY);
   logs = captureLogs();
 });
 
 afterAll(async () => {
   logs?.restore();
-  await t?.database.db.execute(sql.raw(`DROP TRIGGER IF EXISTS ${TRIGGER} ON shipping_addresses`));
-  await t?.database.db.execute(sql.raw(`DROP FUNCTION IF EXISTS ${TRIGGER}()`));
+  await undoFailure?.();
   await t?.close();
 });
 
 describe('a request failing in the database', () => {
   it('answers INTERNAL_ERROR without SQL, and logs ids and codes but no SQL values or personal data', async (ctx) => {
-    if (pgliteOverWire) ctx.skip();
+    if (overWire) ctx.skip();
     const profile = await t.call('POST', '/profiles/create', { key: dev.key });
     const profileId = profile.body.profile.id as string;
     const res = await t.call('POST', '/shipping/create', {

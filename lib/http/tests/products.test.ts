@@ -1,13 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../config/env';
-import { insertStore, storefrontProduct } from '../../orders/tests/fixtures';
-import { createFixtureStore, type FixtureProduct } from '../../search/testing/catalogue';
+import { insertStore, storefrontProduct } from '../../testing/fixtures/orders';
+import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { startStoreSim } from '../../store-sim/server';
 import { attachToken } from '../../stores/verification';
 import { portlandAddress } from '../../testing/fixtures/address';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { madeUpWord, uniqueDomain } from '../../testing/unique';
+import type { FixtureProduct } from '../../testing/fixtures/admin-product';
 
 let t: TestServer;
 let dev: { id: string; key: string };

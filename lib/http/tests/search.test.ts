@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtureStore, type FixtureProduct } from '../../search/testing/catalogue';
+import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { madeUpWord } from '../../testing/unique';
+import { newProfile } from '../../testing/profiles';
+import type { FixtureProduct } from '../../testing/fixtures/admin-product';
 
 // The suite's free key sends more than a free plan's minute of searches; the limits have their
 // own suite (rate-limit.test.ts).
@@ -88,12 +90,6 @@ const address = {
   province_code: 'CA',
   postal_code: '95110',
 };
-
-async function newProfile(key = dev.key): Promise<string> {
-  const res = await t.call('POST', '/profiles/create', { key });
-  expect(res.status).toBe(201);
-  return res.body.profile.id;
-}
 
 function search(body: Record<string, unknown>, key: string | null = dev.key) {
   return t.call('POST', '/search/products', { key, body: { store_id: store.id, ...body } });
@@ -333,7 +329,7 @@ describe('POST /search/products', () => {
   });
 
   it('answers PROFILE_NOT_FOUND for an unknown profile or another developer’s', async () => {
-    const theirs = await newProfile(other.key);
+    const theirs = await newProfile(t, other.key);
     for (const profile_id of ['prof_missing', theirs]) {
       const res = await search({ query: { text: 'pipe' }, profile_id });
       expect(res.status).toBe(404);
@@ -352,8 +348,8 @@ describe('POST /search/products', () => {
   });
 
   it('lets a profile’s style change the order', async () => {
-    const rustic = await newProfile();
-    const modern = await newProfile();
+    const rustic = await newProfile(t, dev.key);
+    const modern = await newProfile(t, dev.key);
     for (const [profile_id, text] of [
       [rustic, 'rustic farmhouse, natural linen fabrics, earthy textures'],
       [modern, 'sleek modern chrome and polished metal, minimalist'],
@@ -377,11 +373,11 @@ describe('POST /search/products', () => {
   });
 
   it('adds checkout_url_with_shipping only for a profile with an attached address', async () => {
-    const bare = await newProfile();
+    const bare = await newProfile(t, dev.key);
     const withBare = await search({ query: { text: 'garden hose' }, profile_id: bare });
     expect(withBare.body.results[0].variants[0].checkout_url_with_shipping).toBeUndefined();
 
-    const shipped = await newProfile();
+    const shipped = await newProfile(t, dev.key);
     const created = await t.call('POST', '/shipping/create', {
       key: dev.key,
       body: { profile_id: shipped, shipping_address: address },
@@ -411,7 +407,7 @@ describe('POST /search/products', () => {
 describe('POST /search (legacy)', () => {
   let user: string;
   beforeAll(async () => {
-    user = await newProfile();
+    user = await newProfile(t, dev.key);
   });
 
   function legacy(body: Record<string, unknown>, key: string | null = dev.key) {
@@ -461,7 +457,7 @@ describe('POST /search (legacy)', () => {
   });
 
   it('answers BAD_REQUEST_ERROR for invalid input and for a user that is not the caller’s', async () => {
-    const theirs = await newProfile(other.key);
+    const theirs = await newProfile(t, other.key);
     for (const body of [
       { q: '' },
       { q: 'pipe', price_min: 0 },

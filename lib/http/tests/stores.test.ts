@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stores } from '../../db/schema';
-import { createFixtureStore, type FixtureProduct } from '../../search/testing/catalogue';
+import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { madeUpWord } from '../../testing/unique';
+import type { FixtureProduct } from '../../testing/fixtures/admin-product';
 
 let t: TestServer;
 let dev: { id: string; key: string };

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors';
 import { fetchImage } from '../fetch';
-import { solidImage } from '../testing/images';
-import { startImageServer, type ImageServer } from '../testing/image-server';
+import { solidImage } from '../../testing/images/images';
+import { startImageServer, type ImageServer } from '../../testing/images/image-server';
 import { trustImagePrefix } from '../trusted-sources';
 
 const ALLOW = { allowHosts: ['127.0.0.1'] };

@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../config/env';
-import { createFixtureStore } from '../../search/testing/catalogue';
+import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { madeUpWord } from '../../testing/unique';
 import { indexProductImages } from '../indexer';
-import { shapeImage, type Rgb } from '../testing/images';
-import { startImageServer, type ImageServer } from '../testing/image-server';
+import { shapeImage, type Rgb } from '../../testing/images/images';
+import { startImageServer, type ImageServer } from '../../testing/images/image-server';
 
 const RED: Rgb = [210, 30, 30];
 const BLUE: Rgb = [30, 60, 200];

@@ -11,9 +11,9 @@ import { madeUpWord } from '../../testing/unique';
 import { imageEmbedder, setImageEmbedder, type ImageEmbedder } from '../embedder';
 import { indexProductImages } from '../indexer';
 import { embedQueryImage } from '../query';
-import { shapeImage, type Rgb } from '../testing/images';
-import { startImageServer, type ImageServer } from '../testing/image-server';
-import { insertImageProducts } from '../testing/products';
+import { shapeImage, type Rgb } from '../../testing/images/images';
+import { startImageServer, type ImageServer } from '../../testing/images/image-server';
+import { insertImageProducts } from '../../testing/images/products';
 
 const RED: Rgb = [210, 30, 30];
 const BLUE: Rgb = [30, 60, 200];
@@ -95,7 +95,6 @@ beforeAll(async () => {
   embedder = {
     modelId: real.modelId,
     dimensions: real.dimensions,
-    textAligned: real.textAligned,
     embedImages(batch) {
       embedCalls += batch.length;
       return real.embedImages(batch);

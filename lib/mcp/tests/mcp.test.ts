@@ -14,6 +14,7 @@ import { startStoreSim, type StoreSim } from '../../store-sim/server';
 import { portlandAddress as address } from '../../testing/fixtures/address';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { uniqueDomain } from '../../testing/unique';
+import { waitFor } from '../../testing/wait-for';
 
 const OPERATOR = 'operator-token-for-mcp-tests-0123456789';
 const SHOP_TOKEN = `shpat_${randomBytes(16).toString('hex')}`;
@@ -75,24 +76,21 @@ let free: { id: string; key: string };
 let shopId: string;
 let unverifiedShopId: string;
 
-function admin(method: string, path: string, body?: unknown) {
-  return t.call(method, path, { body, headers: { authorization: `Bearer ${OPERATOR}` } });
-}
-
 /** A store registered through the operator API and synced from its simulated shop. */
 async function syncedStore(domain: string): Promise<string> {
-  const created = await admin('POST', '/admin/stores', { domain, base_url: sim.shopUrl(domain) });
+  const created = await t.admin('POST', '/admin/stores', { domain, base_url: sim.shopUrl(domain) });
   expect(created.status).toBe(201);
   const id = created.body.store.id as string;
-  expect((await admin('POST', `/admin/stores/${id}/sync`, {})).status).toBe(202);
-  for (;;) {
-    const { body } = await admin('GET', `/admin/stores/${id}`);
-    if (body.store.sync.state !== 'running') {
-      expect([body.store.sync.state, body.store.product_count]).toEqual(['succeeded', 3]);
-      return id;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  expect((await t.admin('POST', `/admin/stores/${id}/sync`, {})).status).toBe(202);
+  const store = await waitFor(
+    async () => {
+      const { body } = await t.admin('GET', `/admin/stores/${id}`);
+      return body.store.sync.state !== 'running' && body.store;
+    },
+    { timeoutMs: 30_000, what: `the sync of ${id} to end`, intervalMs: 100 },
+  );
+  expect([store.sync.state, store.product_count]).toEqual(['succeeded', 3]);
+  return id;
 }
 
 beforeAll(async () => {
@@ -107,7 +105,7 @@ beforeAll(async () => {
   free = await t.newDeveloper('free');
   shopId = await syncedStore(SHOP);
   unverifiedShopId = await syncedStore(UNVERIFIED_SHOP);
-  const token = await admin('PUT', `/admin/stores/${shopId}/token`, { token: SHOP_TOKEN });
+  const token = await t.admin('PUT', `/admin/stores/${shopId}/token`, { token: SHOP_TOKEN });
   expect(token.body.store.verified).toBe(true);
 });
 afterAll(async () => {

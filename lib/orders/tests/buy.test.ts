@@ -16,8 +16,9 @@ import {
   newShopper,
   pastSettleTime,
   storefrontProduct,
-  type FixtureProduct,
-} from './fixtures';
+} from '../../testing/fixtures/orders';
+import { waitFor } from '../../testing/wait-for';
+import type { FixtureProduct } from '../../testing/fixtures/admin-product';
 
 const OPERATOR = 'operator-token-for-tests-0123456789';
 const ACME_TOKEN = `shpat_${randomBytes(16).toString('hex')}`;
@@ -59,10 +60,6 @@ const ACME = uniqueDomain('acme-outfitters', 'test');
 const OTHER = uniqueDomain('other', 'test');
 const CLOSED = uniqueDomain('closed', 'test');
 
-function admin(method: string, path: string, body?: unknown) {
-  return t.call(method, path, { body, headers: { authorization: `Bearer ${OPERATOR}` } });
-}
-
 function newUser(key = dev.key, withAddress = true): Promise<string> {
   return newShopper(t, key, withAddress);
 }
@@ -89,11 +86,6 @@ function orderPosts(): number {
 async function storedOrder(id: string) {
   const [row] = await t.database.db.select().from(orders).where(eq(orders.id, id));
   return row!;
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(check()).toBe(true);
 }
 
 beforeAll(async () => {
@@ -445,7 +437,10 @@ describe('store platform failures', () => {
     const res = await buy(shirt(), { idempotencyKey: 'slow-1' });
     const id = await undecidedOrder(res);
     expect(res.body.error).toMatch(/no answer within 400 ms.*may still have received/);
-    await until(() => sim.orders(ACME).length === 1);
+    await waitFor(() => sim.orders(ACME).length === 1, {
+      timeoutMs: 5_000,
+      what: 'the order at the store',
+    });
     await pastSettleTime(t.database.db, id);
     const retried = await buy(shirt(), { idempotencyKey: 'slow-1' });
     expect(retried.status, JSON.stringify(retried.body)).toBe(201);
@@ -519,7 +514,7 @@ describe('store tokens', () => {
     const [row] = await t.database.db.select().from(stores).where(eq(stores.id, acme));
     expect(JSON.stringify(row)).not.toContain(ACME_TOKEN);
     expect(row!.adminTokenEncrypted).toMatch(/^v1:/);
-    const shown = await admin('GET', `/admin/stores/${acme}`);
+    const shown = await t.admin('GET', `/admin/stores/${acme}`);
     expect(JSON.stringify(shown.body)).not.toContain(ACME_TOKEN);
     expect(shown.body.store).toMatchObject({ has_admin_token: true, verified: true });
   });
@@ -529,12 +524,12 @@ describe('store tokens', () => {
     try {
       process.env.STORE_TOKEN_KEY = '';
       resetEnvCache();
-      const attach = await admin('PUT', `/admin/stores/${acme}/token`, { token: ACME_TOKEN });
+      const attach = await t.admin('PUT', `/admin/stores/${acme}/token`, { token: ACME_TOKEN });
       expect([attach.status, attach.body.code]).toEqual([500, 'INTERNAL_ERROR']);
       expect(attach.body.error).toMatch(/STORE_TOKEN_KEY is not set/);
       process.env.STORE_TOKEN_KEY = randomBytes(32).toString('hex');
       resetEnvCache();
-      const check = await admin('POST', `/admin/stores/${acme}/verify`);
+      const check = await t.admin('POST', `/admin/stores/${acme}/verify`);
       expect(check.body.error).toMatch(/cannot be decrypted with the current STORE_TOKEN_KEY/);
       const bought = await buy(shirt());
       expect([bought.status, bought.body.code]).toEqual([500, 'INTERNAL_ERROR']);
@@ -551,21 +546,21 @@ describe('store tokens', () => {
     sim.inject({ kind: 'status', status: 401, match: { method: 'POST' } });
     const refused = await buy(shirt());
     expect([refused.status, refused.body.code]).toEqual([409, 'STORE_NOT_VERIFIED']);
-    const store = (await admin('GET', `/admin/stores/${acme}`)).body.store;
+    const store = (await t.admin('GET', `/admin/stores/${acme}`)).body.store;
     expect(store.verified).toBe(false);
     expect(store.verification_reason).toMatch(/token was refused/);
     expect((await buy(shirt())).body.code).toBe('STORE_NOT_VERIFIED');
 
-    const wrong = await admin('PUT', `/admin/stores/${acme}/token`, { token: 'shpat_wrong' });
+    const wrong = await t.admin('PUT', `/admin/stores/${acme}/token`, { token: 'shpat_wrong' });
     expect(wrong.status).toBe(200);
     expect(wrong.body.store).toMatchObject({
       verified: false,
       verification_reason: expect.stringMatching(/Invalid API key/),
     });
-    const reverified = await admin('POST', `/admin/stores/${acme}/verify`);
+    const reverified = await t.admin('POST', `/admin/stores/${acme}/verify`);
     expect([reverified.status, reverified.body.code]).toEqual([200, 'STORE_UNVERIFIED']);
 
-    const rotated = await admin('PUT', `/admin/stores/${acme}/token`, { token: ACME_TOKEN });
+    const rotated = await t.admin('PUT', `/admin/stores/${acme}/token`, { token: ACME_TOKEN });
     expect(rotated.body).toMatchObject({
       code: 'STORE_TOKEN_UPDATED',
       store: { verified: true, verification_reason: null },
@@ -581,28 +576,28 @@ describe('store tokens', () => {
       baseUrl: sim.shopUrl(ACME),
       products: [],
     });
-    const res = await admin('PUT', `/admin/stores/${impostor}/token`, { token: ACME_TOKEN });
+    const res = await t.admin('PUT', `/admin/stores/${impostor}/token`, { token: ACME_TOKEN });
     expect([res.status, res.body.code]).toEqual([200, 'STORE_TOKEN_UPDATED']);
     expect(res.body.store).toMatchObject({
       verified: false,
       verification_reason: `The token belongs to shop ${ACME} / acme-outfitters.myshopify.com, not ${impostorDomain}`,
     });
-    const missing = await admin('POST', '/admin/stores/store_missing/verify');
+    const missing = await t.admin('POST', '/admin/stores/store_missing/verify');
     expect([missing.status, missing.body.code]).toEqual([404, 'STORE_NOT_FOUND']);
   });
 
   it('leaves the recorded state alone when the platform cannot be reached for a check', async () => {
     sim.inject({ kind: 'status', status: 503, times: 3, match: { pathPrefix: '/admin' } });
-    const res = await admin('POST', `/admin/stores/${acme}/verify`);
+    const res = await t.admin('POST', `/admin/stores/${acme}/verify`);
     expect([res.status, res.body.code]).toEqual([502, 'STORE_PLATFORM_ERROR']);
     expect(res.body.error).toMatch(/unchanged/);
-    expect((await admin('GET', `/admin/stores/${acme}`)).body.store.verified).toBe(true);
+    expect((await t.admin('GET', `/admin/stores/${acme}`)).body.store.verified).toBe(true);
   });
 
   it('lists a store’s orders for operators', async () => {
     const bought = await buy(shirt());
     expect(bought.status).toBe(201);
-    const res = await admin('GET', `/admin/stores/${acme}/orders`);
+    const res = await t.admin('GET', `/admin/stores/${acme}/orders`);
     expect(res.status).toBe(200);
     expect(res.body.orders[0]).toMatchObject({
       id: bought.body.order_id,

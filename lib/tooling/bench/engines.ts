@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase, type Database, type OpenOptions } from '../db/client';
+import { openDatabase, type Database, type OpenOptions } from '../../db/client';
 
 export const ENGINES = ['pglite', 'postgres', 'citus'] as const;
 export type EngineName = (typeof ENGINES)[number];
@@ -51,7 +51,7 @@ export function benchEngine(name: EngineName, dataDir: string, port: number): Be
         return openDatabase({ dataDir });
       },
       connection: () => ({ dataDir }),
-      stop: async () => undefined,
+      stop: () => Promise.resolve(),
     };
   }
   const tools = pgTools();
@@ -80,9 +80,10 @@ export function benchEngine(name: EngineName, dataDir: string, port: number): Be
       return openDatabase({ url });
     },
     connection: () => ({ url }),
-    async stop() {
+    stop() {
       if (started) execFileSync('bash', [tools, 'stop', dir], { stdio: 'inherit' });
       fs.rmSync(dir, { recursive: true, force: true });
+      return Promise.resolve();
     },
   };
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openDatabase, queryRows, type Db } from '../db/client';
-import { readLock } from '../db/lock';
-import { textArray } from '../search/sql-arrays';
+import { openDatabase, queryRows, type Db } from '../../db/client';
+import { readLock } from '../../db/lock';
+import { textArray } from '../../search/sql-arrays';
 
 const PAGE = 2000;
 

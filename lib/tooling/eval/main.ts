@@ -1,15 +1,15 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { sql } from 'drizzle-orm';
-import { importFiles } from '../catalog/import-files';
-import { openDatabase, queryRows, type Db } from '../db/client';
-import { textEmbedder } from '../embeddings';
-import { embedTextsCached } from '../search/cached-embeddings';
-import { gatherCandidates, rankCandidates } from '../search/engine';
-import { oneStoreScope } from '../search/lexical-index';
-import { LEXICAL_WEIGHT, type RankingMode } from '../search/score';
-import { findStoreByDomain } from '../stores/access';
-import { addStore } from '../stores/registry';
+import { importFiles } from '../../catalog/import-files';
+import { openDatabase, queryRows, type Db } from '../../db/client';
+import { textEmbedder } from '../../embeddings';
+import { embedTextsCached } from '../../search/cached-embeddings';
+import { gatherCandidates, rankCandidates } from '../../search/engine';
+import { oneStoreScope } from '../../search/lexical-index';
+import { LEXICAL_WEIGHT, type RankingMode } from '../../search/score';
+import { findStoreByDomain } from '../../stores/access';
+import { addStore } from '../../stores/registry';
 import { catalogueFile, readJudgments, type Half } from './dataset';
 import { averageScores, scoreQuery, type QueryScores } from './metrics';
 

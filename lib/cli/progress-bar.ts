@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { ProgressListener } from './ingest';
+import type { ProgressListener } from '../catalog/ingest';
 
 interface Bar {
   update(value: number, total: number, payload?: object): void;

@@ -4,14 +4,14 @@
  * shifted on a tinted background). Every image queries all others; mean average precision is
  * reported with three notions of "relevant": same shape and colour, same shape, same colour.
  *
- *   node --import tsx lib/images/evaluate-descriptors.ts
+ *   node --import tsx lib/tooling/images/evaluate-descriptors.ts
  */
 import sharp from 'sharp';
-import { cosine, normalize } from '../embeddings/provider';
-import { colourHistogram } from './colour-histogram';
-import { MobileNetImageEmbedder } from './mobilenet';
-import { decodeRgb } from './pixels';
-import { shapeImage, type Rgb } from './testing/images';
+import { cosine, normalize } from '../../embeddings/provider';
+import { colourHistogram } from '../../images/colour-histogram';
+import { MobileNetImageEmbedder } from '../../images/mobilenet';
+import { decodeRgb } from '../../images/pixels';
+import { shapeImage, type Rgb } from '../../testing/images/images';
 
 const SHAPES = ['circle', 'square', 'stripes', 'checks'] as const;
 const COLOURS: Record<string, Rgb> = {

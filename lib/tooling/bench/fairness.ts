@@ -6,15 +6,16 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import { fileURLToPath } from 'node:url';
-import { createDeveloper, createKey } from '../auth/keys';
-import { openDatabase, setDatabase, type Db } from '../db/client';
-import { variants } from '../db/schema';
-import { DEMO_DOMAIN, seedDemoData } from '../demo/seed';
-import { buildApi } from '../http/app';
-import { rateLimitSettings } from '../http/rate-limit';
-import { startOrderReconciler } from '../orders/reconciler';
-import type { StoreSim } from '../store-sim/server';
-import { findStoreByDomain } from '../stores/access';
+import { createDeveloper, createKey } from '../../auth/keys';
+import { openDatabase, setDatabase, type Db } from '../../db/client';
+import { variants } from '../../db/schema';
+import { DEMO_DOMAIN, seedDemoData } from '../../demo/seed';
+import { buildApi } from '../../http/app';
+import { rateLimitSettings } from '../../http/rate-limit';
+import { startOrderReconciler } from '../../orders/reconciler';
+import type { StoreSim } from '../../store-sim/server';
+import { findStoreByDomain } from '../../stores/access';
+import { percentile } from './percentile';
 
 /**
  * `npm run bench:fairness`: what one API key flooding the service does to another key. The API
@@ -82,11 +83,6 @@ async function serveApi(): Promise<void> {
       process.stdout.write(`${JSON.stringify(served)}\n`);
     })();
   });
-}
-
-function percentile(sorted: number[], p: number): number {
-  const rank = Math.max(Math.ceil((p / 100) * sorted.length) - 1, 0);
-  return Math.round(sorted[rank]! * 10) / 10;
 }
 
 function searchBody(n: number): string {
@@ -174,7 +170,7 @@ export async function startApiChild(
   try {
     const line = await new Promise<string>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`the API process exited (${code})`)));
-      readline.createInterface({ input: child.stdout! }).once('line', resolve);
+      readline.createInterface({ input: child.stdout }).once('line', resolve);
     });
     return { served: JSON.parse(line) as Served, stop: () => child.kill('SIGTERM') };
   } catch (err) {

@@ -1,9 +1,9 @@
 import { pathToFileURL } from 'node:url';
-import { openDatabase, type Db } from '../db/client';
-import { imageEmbedder } from './embedder';
-import { embedQueryImage } from './query';
-import { shapeImage, solidImage, type Rgb } from './testing/images';
-import { startImageServer } from './testing/image-server';
+import { openDatabase, type Db } from '../../db/client';
+import { imageEmbedder } from '../../images/embedder';
+import { embedQueryImage } from '../../images/query';
+import { shapeImage, solidImage, type Rgb } from '../../testing/images/images';
+import { startImageServer } from '../../testing/images/image-server';
 
 export interface LatencyStats {
   p50: number;

@@ -4,18 +4,19 @@ import autocannon from 'autocannon';
 import { Command, Option } from 'commander';
 import { sql } from 'drizzle-orm';
 import { measureImageQueryLatency } from '../images/bench';
-import { createDeveloper, createKey } from '../auth/keys';
-import { readProductsFile } from '../catalog/import-files';
-import { BadRecordError, normalizeProduct, type NormalizedProduct } from '../catalog/normalize';
-import { upsertProducts } from '../catalog/upsert';
-import { openDatabase, queryRows, type Db } from '../db/client';
-import { maintainSearchTables } from '../db/statistics';
-import { textEmbedder } from '../embeddings';
-import { indexProducts } from '../search/indexer';
-import { addStore } from '../stores/registry';
+import { createDeveloper, createKey } from '../../auth/keys';
+import { readProductsFile } from '../../catalog/import-files';
+import { BadRecordError, normalizeProduct, type NormalizedProduct } from '../../catalog/normalize';
+import { upsertProducts } from '../../catalog/upsert';
+import { openDatabase, queryRows, type Db } from '../../db/client';
+import { maintainSearchTables } from '../../db/statistics';
+import { textEmbedder } from '../../embeddings';
+import { indexProducts } from '../../search/indexer';
+import { addStore } from '../../stores/registry';
 import { startApiProcess } from './api-process';
 import { copyEmbeddingCache } from './copy-cache';
 import { benchEngine, ENGINES, type EngineName } from './engines';
+import { percentile } from './percentile';
 
 const DATASETS = path.resolve(process.cwd(), '../shared/datasets');
 const UPSERT_BATCH = 250;
@@ -28,13 +29,6 @@ interface LoadFigures {
   p95: number;
   p99: number;
   errors: number;
-}
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Math.round(sorted[rank]! * 10) / 10;
 }
 
 function readQueries(file: string): string[] {
@@ -88,7 +82,7 @@ async function load(
           },
         ],
       },
-      (err, res) => (err ? reject(err) : resolve(res)),
+      (err: Error | null, res) => (err ? reject(err) : resolve(res)),
     );
     instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { readProductsFile } from '../catalog/import-files';
+import { readProductsFile } from '../../catalog/import-files';
 
 export interface Judgments {
   queries: Array<{ id: string; text: string }>;

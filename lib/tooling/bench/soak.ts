@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import type { Fault } from '../store-sim/server';
-import { usAddress } from '../testing/fixtures/address';
+import type { Fault } from '../../store-sim/server';
+import { usAddress } from '../../testing/fixtures/address';
 import { fairnessOptions, measureFairness, startApiChild, type Served } from './fairness';
 
 /**

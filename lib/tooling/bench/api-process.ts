@@ -2,8 +2,8 @@ import { fork } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
-import { closeDatabase, openDatabase, setDatabase, type OpenOptions } from '../db/client';
-import { buildApi } from '../http/app';
+import { closeDatabase, openDatabase, setDatabase, type OpenOptions } from '../../db/client';
+import { buildApi } from '../../http/app';
 
 /**
  * The API alone in its own process, as it runs in production: the bench measures its latency
@@ -84,14 +84,15 @@ async function serveUntilStopped(options: OpenOptions): Promise<void> {
     );
   });
   process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-  process.once('message', async () => {
+  const stop = async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     if (running > 0) await new Promise<void>((resolve) => (drained = resolve));
     await closeDatabase();
     process.send!({ rssMb: Math.round(process.resourceUsage().maxRSS / 1024) }, () =>
       process.exit(0),
     );
-  });
+  };
+  process.once('message', () => void stop());
 }
 
 if (process.env.BENCH_API_DATABASE && process.send) {
