@@ -85,6 +85,7 @@ export async function searchProducts(db: Db, caller: Caller, req: SearchProducts
       style: req.style_weight ?? 0.3,
     },
     threshold: req.similarity_threshold,
+    explain: req.explain,
     limit: req.max_result_count ?? req.result_count ?? DEFAULT_RESULT_COUNT,
     ...filters,
   });
@@ -95,7 +96,9 @@ export async function searchProducts(db: Db, caller: Caller, req: SearchProducts
   );
   const results = ranked.flatMap((r) => {
     const row = rows.get(r.productId);
-    return row && row.variants.length > 0 ? [toResult(row, shipping)] : [];
+    if (!row || row.variants.length === 0) return [];
+    const result = toResult(row, shipping);
+    return [r.details ? { ...result, score_details: r.details } : result];
   });
   return {
     results,
