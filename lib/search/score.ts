@@ -2,7 +2,9 @@ import { imageSimilarity } from '../images/similarity';
 import type { Candidate } from './retrieve';
 
 /**
- * How the evidence about one product becomes one number in [0, 1].
+ * How the evidence about one product becomes one number in [0, 1]: the similarity that
+ * similarity_threshold compares. The fused ranking's order replaces sim_text by the learned
+ * ranker's text score (ranker/) in the same blend (engine.ts rankCandidates).
  *
  *   coverage = share of the query terms' IDF mass that the product holds (0..1)
  *   lexical  = COVERAGE_SHARE * coverage
