@@ -25,3 +25,13 @@ export function requireOperator(header: string | null | undefined): void {
     throw new ApiError('INVALID_KEY', 'The operator token is not valid');
   }
 }
+
+/**
+ * Whether a header carries the operator token (bare or as "Bearer <token>"); false whenever no
+ * token is configured. For a developer request that asks for an operator's extra (explain).
+ */
+export function isOperatorToken(header: string | null | undefined): boolean {
+  const expected = env().OPERATOR_TOKEN;
+  const presented = credentialFromHeader(header);
+  return Boolean(expected && presented && secretsMatch(presented.token, expected));
+}

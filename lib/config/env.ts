@@ -35,6 +35,8 @@ const schema = z.object({
   /** Image cosine that counts as "unrelated" (0 similarity); unset: the image model's own. */
   IMAGE_SIMILARITY_FLOOR: z.coerce.number().min(0).max(0.99).optional(),
   OPERATOR_TOKEN: z.string().min(16).optional(),
+  /** A ranker model file (npm run train-ranker -- --out FILE) instead of the shipped one. */
+  RANKER_MODEL: z.string().min(1).optional(),
   STORE_TOKEN_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `pretty`: one readable line per event; `json`: one JSON object per line. Unset: pretty on a terminal. */

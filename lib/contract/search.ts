@@ -67,12 +67,24 @@ export const searchProductsRequest = z
     exclude_variant_ids: z.array(idInput).max(1000).default([]),
     price_min: priceInput.optional(),
     price_max: priceInput.optional(),
+    explain: z.boolean({ error: 'must be a boolean' }).default(false).meta({
+      description:
+        'Extension for operators: true adds score_details to each result. Needs the operator token in the X-Operator-Token header beside the API key (403 FORBIDDEN_FEATURE without it)',
+    }),
   })
   .refine(
     (b) => b.price_min === undefined || b.price_max === undefined || b.price_min <= b.price_max,
     { message: 'price_min must not exceed price_max', path: ['price_min'] },
   )
   .meta({ id: 'SearchProductsRequest' });
+
+/** The operator token beside the API key, for `explain` (lib/auth/operator.ts). */
+export const searchHeaders = z.object({
+  'X-Operator-Token': z
+    .string()
+    .optional()
+    .meta({ description: 'The operator token (OPERATOR_TOKEN); required only with explain: true' }),
+});
 
 /** The request as a caller writes it (defaults may be left out). */
 export type SearchProductsRequest = z.input<typeof searchProductsRequest>;
@@ -93,6 +105,45 @@ export const searchVariant = z
   })
   .meta({ id: 'SearchVariant' });
 
+const nullableSignal = (description: string) => z.number().nullable().meta({ description });
+
+/**
+ * Each part of one result's score (explain), after Meilisearch's showRankingScoreDetails: the
+ * signals retrieval computed, the formula's similarity that similarity_threshold reads, and the
+ * learned ranker's features with each one's contribution (weight * value) to its margin.
+ */
+export const scoreDetails = z
+  .object({
+    score: z.number().meta({
+      description:
+        'What the order follows: the ranker text score blended with image and style as the formula blends them',
+    }),
+    similarity: z
+      .number()
+      .meta({ description: "The formula's similarity, compared with similarity_threshold" }),
+    coverage: z.number().meta({ description: "Share of the query's IDF mass the product holds" }),
+    bm25: z.number().meta({ description: "BM25 over the query's IDF mass" }),
+    lexical: z
+      .number()
+      .meta({ description: "The formula's lexical similarity (coverage and BM25)" }),
+    vector: nullableSignal('Cosine of query and product text embeddings; null without a vector'),
+    image: nullableSignal('Image similarity (0..1); null without a query image or product image'),
+    style: nullableSignal("Cosine of the profile's style and the product; null without a style"),
+    text: z.number().meta({ description: "The formula's text similarity (lexical and vector)" }),
+    ranker: z
+      .object({
+        score: z.number().meta({ description: 'sigmoid(bias + sum of contributions)' }),
+        bias: z.number(),
+        features: z.record(z.string(), z.number()),
+        contributions: z.record(z.string(), z.number()),
+      })
+      .nullable()
+      .meta({ description: 'The learned ranker (lib/search/ranker); null when it did not rank' }),
+  })
+  .meta({ id: 'ScoreDetails' });
+
+export type ScoreDetails = z.infer<typeof scoreDetails>;
+
 export const searchProduct = z
   .object({
     id: z.string(),
@@ -110,6 +161,9 @@ export const searchProduct = z
       description:
         "Extension: ISO 4217 code of the prices, the store's currency as its platform states it; null until the store is verified",
       example: 'USD',
+    }),
+    score_details: scoreDetails.optional().meta({
+      description: 'Extension: only with explain: true and the operator token',
     }),
   })
   .meta({ id: 'SearchProduct' });

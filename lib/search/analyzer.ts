@@ -177,6 +177,13 @@ export function analyze(text: string, side: 'document' | 'query' = 'document'): 
 
 const MODEL_NUMBER = /\b[a-z0-9]+(?:-[a-z0-9]+)*\b/g;
 
+/** A term shaped like a model number: 4 characters or more, 2 letters and 2 digits at least. */
+export function isModelNumber(term: string): boolean {
+  const letters = term.replace(/[^a-z]/g, '').length;
+  const digits = term.replace(/[^0-9]/g, '').length;
+  return term.length >= 4 && letters >= 2 && digits >= 2 && letters + digits === term.length;
+}
+
 /**
  * TOKEN splits letters from digits so that "18v" reads as a number and a unit; model numbers
  * ("DW089K", "RO-1200") are kept whole as well, hyphens dropped, so an exact model query hits.
@@ -185,9 +192,7 @@ function modelNumbers(text: string): string[] {
   const found: string[] = [];
   for (const candidate of text.toLowerCase().match(MODEL_NUMBER) ?? []) {
     const joined = candidate.replace(/-/g, '');
-    const letters = joined.replace(/[^a-z]/g, '').length;
-    const digits = joined.length - letters;
-    if (joined.length >= 4 && letters >= 2 && digits >= 2) found.push(joined);
+    if (isModelNumber(joined)) found.push(joined);
   }
   return found;
 }

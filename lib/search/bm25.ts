@@ -21,3 +21,30 @@ export interface CorpusStats {
   docCount: number;
   avgdl: number;
 }
+
+/** One query term a document holds: the term's weight (its IDF, less for a correction) and posting. */
+export interface HeldTerm {
+  weight: number;
+  tf: number;
+  docLen: number;
+}
+
+/**
+ * A document's BM25 over the query terms it holds (in the query's order, so that every engine adds
+ * the same numbers in the same order) and the summed weight of those terms, both divided by the
+ * query's whole IDF mass: about 1 for a document holding every term once at average length.
+ */
+export function documentScore(
+  held: HeldTerm[],
+  avgdl: number,
+  idfTotal: number,
+): { bm25: number; coverage: number } {
+  let bm25 = 0;
+  let matched = 0;
+  for (const t of held) {
+    bm25 += t.weight * impact(t.tf, t.docLen, avgdl);
+    matched += t.weight;
+  }
+  const total = Math.max(idfTotal, 1e-9);
+  return { bm25: bm25 / total, coverage: Math.min(1, matched / total) };
+}

@@ -1,3 +1,4 @@
+import type { ScoreDetails } from '../contract/search';
 import type { Db } from '../db/client';
 import { textEmbedder } from '../embeddings';
 import { embedTextsCached } from './cached-embeddings';
@@ -9,7 +10,16 @@ import {
   type SearchScope,
   type VectorQuery,
 } from './retrieve';
-import { LEXICAL_WEIGHT, personalizedScore, type RankingMode, type Weights } from './score';
+import { rankingFeatures, FEATURE_NAMES, type RankingQuery } from './ranker/features';
+import { activeRanker, scoreWithRanker, type RankerModel } from './ranker/model';
+import {
+  blendedScore,
+  lexicalSimilarity,
+  LEXICAL_WEIGHT,
+  textSimilarity,
+  type RankingMode,
+  type Weights,
+} from './score';
 
 export interface RankRequest extends CandidateFilters {
   scope: SearchScope;
@@ -27,8 +37,19 @@ export interface RankRequest extends CandidateFilters {
 export interface RankedProduct {
   productId: number;
   storeId: string;
+  /** What the order follows: the learned ranker's text score blended with image and style. */
   score: number;
+  /** The formula's similarity (score.ts) that similarity_threshold is compared with. */
+  similarity: number;
   available: boolean;
+  /** Each part of the score, when asked for (explain). */
+  details?: ScoreDetails;
+}
+
+/** The candidates of a query, with the query as the ranker's features read it. */
+export interface Gathered {
+  query: RankingQuery;
+  candidates: Candidate[];
 }
 
 /**
@@ -40,7 +61,7 @@ function candidateCounts(limit: number) {
 }
 
 /** Retrieval for a query: terms and statistics, query vector (cached), then the candidates. */
-export async function gatherCandidates(db: Db, req: RankRequest): Promise<Candidate[]> {
+export async function gatherCandidates(db: Db, req: RankRequest): Promise<Gathered> {
   const mode = req.mode ?? 'fused';
   const provider = textEmbedder();
   const needsText = mode !== 'lexical' || req.style !== undefined;
@@ -51,7 +72,7 @@ export async function gatherCandidates(db: Db, req: RankRequest): Promise<Candid
       : Promise.resolve(undefined),
   ]);
   const counts = candidateCounts(req.limit);
-  return retrieveCandidates(db, {
+  const candidates = await retrieveCandidates(db, {
     scope: req.scope,
     lexical,
     text:
@@ -66,12 +87,18 @@ export async function gatherCandidates(db: Db, req: RankRequest): Promise<Candid
     lexicalCandidates: mode === 'vector' ? 0 : counts.lexical,
     vectorCandidates: mode === 'lexical' ? 0 : counts.vector,
   });
+  return { query: { terms: lexical?.terms ?? [], idfTotal: lexical?.idfTotal ?? 0 }, candidates };
 }
 
 export type RankOptions = Pick<
   RankRequest,
   'mode' | 'weights' | 'threshold' | 'limit' | 'lexicalWeight'
-> & { hasStyle: boolean };
+> & {
+  hasStyle: boolean;
+  /** The fused ranking's model: activeRanker() by default, null for the formula alone. */
+  ranker?: RankerModel | null;
+  explain?: boolean;
+};
 
 /**
  * Equal scores are ordered by a fixed hash of the product id, not by the id itself: ids follow
@@ -90,26 +117,67 @@ export function compareRanked(a: RankedProduct, b: RankedProduct): number {
   );
 }
 
-/** The score of score.ts, the threshold, then available products ahead of unavailable ones. */
-export function rankCandidates(candidates: Candidate[], opts: RankOptions): RankedProduct[] {
+/**
+ * The fused ranking orders by the learned ranker (ranker/), the single-signal modes by their
+ * signal; similarity_threshold keeps comparing the formula's similarity (score.ts) whichever
+ * orders, so that a threshold means the same as before the ranker. Then available products
+ * ahead of unavailable ones.
+ */
+export function rankCandidates(gathered: Gathered, opts: RankOptions): RankedProduct[] {
   const mode = opts.mode ?? 'fused';
   const weights = opts.weights ?? { query: 1, style: 0 };
   const threshold = opts.threshold ?? 0;
   const lexicalWeight = opts.lexicalWeight ?? LEXICAL_WEIGHT;
+  const ranker =
+    mode === 'fused' ? (opts.ranker === undefined ? activeRanker() : opts.ranker) : null;
+  const { candidates } = gathered;
+  const features = ranker ? rankingFeatures(gathered.query, candidates) : [];
   return candidates
-    .map((c) => ({
-      productId: c.productId,
-      storeId: c.storeId,
-      available: c.available,
-      score: personalizedScore(c, mode, weights, opts.hasStyle, lexicalWeight),
-    }))
-    .filter((r) => r.score >= threshold && r.score > 0)
+    .map((c, i): RankedProduct => {
+      const text = textSimilarity(c, mode, lexicalWeight);
+      const similarity = blendedScore(text, c, weights, opts.hasStyle).score;
+      const learned = ranker ? scoreWithRanker(ranker, features[i]!) : undefined;
+      const blended = blendedScore(learned?.score ?? text, c, weights, opts.hasStyle);
+      const ranked = {
+        productId: c.productId,
+        storeId: c.storeId,
+        available: c.available,
+        similarity,
+        score: blended.score,
+      };
+      if (!opts.explain) return ranked;
+      const details: ScoreDetails = {
+        score: blended.score,
+        similarity,
+        coverage: c.coverage,
+        bm25: c.bm25,
+        lexical: lexicalSimilarity(c),
+        vector: c.textCosine,
+        image: blended.image,
+        style: blended.style,
+        text,
+        ranker:
+          ranker && learned
+            ? {
+                score: learned.score,
+                bias: ranker.bias,
+                features: Object.fromEntries(FEATURE_NAMES.map((n, f) => [n, features[i]![f]!])),
+                contributions: learned.contributions,
+              }
+            : null,
+      };
+      return { ...ranked, details };
+    })
+    .filter((r) => r.similarity >= threshold && r.similarity > 0)
     .sort(compareRanked)
     .slice(0, opts.limit);
 }
 
 /** Ranks the products in scope for a query: one retrieval (BM25 + HNSW), then the ranking. */
-export async function rankProducts(db: Db, req: RankRequest): Promise<RankedProduct[]> {
-  const candidates = await gatherCandidates(db, req);
-  return rankCandidates(candidates, { ...req, hasStyle: req.style !== undefined });
+export async function rankProducts(
+  db: Db,
+  req: RankRequest & { explain?: boolean },
+): Promise<RankedProduct[]> {
+  const gathered = await gatherCandidates(db, req);
+  return rankCandidates(gathered, { ...req, hasStyle: req.style !== undefined });
 }

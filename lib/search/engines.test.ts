@@ -79,9 +79,10 @@ describe('one ranking on every engine', () => {
       await ranking({ query: { text: 'zorbik quellan lumtrax' }, store_id: stores[1]!.id }),
     ).toEqual(['5202', '5201']);
     expect(await ranking({ query: { text: 'velmora' } })).toEqual(['5203', '5301', '5104']);
+    // The learned ranker puts the title holding "quellan lumtrax" as a phrase first.
     expect(await ranking({ query: { text: 'quelan lumtrax' }, price_max: 50 })).toEqual([
-      '5201',
       '5101',
+      '5201',
       '5102',
     ]);
   });

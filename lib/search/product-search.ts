@@ -91,6 +91,7 @@ export async function searchProducts(db: Db, caller: Caller, req: ParsedSearchPr
       style: req.style_weight ?? DEFAULT_STYLE_WEIGHT,
     },
     threshold: req.similarity_threshold,
+    explain: req.explain,
     limit: req.max_result_count ?? req.result_count ?? DEFAULT_RESULT_COUNT,
     ...filters,
   });
@@ -101,7 +102,9 @@ export async function searchProducts(db: Db, caller: Caller, req: ParsedSearchPr
   );
   const results = ranked.flatMap((r) => {
     const row = rows.get(r.productId);
-    return row && row.variants.length > 0 ? [toResult(row, shipping)] : [];
+    if (!row || row.variants.length === 0) return [];
+    const result = toResult(row, shipping);
+    return [r.details ? { ...result, score_details: r.details } : result];
   });
   return {
     results,

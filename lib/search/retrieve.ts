@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
-import { impact } from './bm25';
+import { documentScore } from './bm25';
 import type { LexicalQuery } from './query-terms';
 import { BM25_FULL, COVERAGE_SHARE } from './score';
 import { withSearchSettings } from './search-settings';
@@ -70,6 +70,10 @@ export interface Candidate {
   bm25: number;
   /** Share of the query's IDF mass among the terms the product holds: 0..1. */
   coverage: number;
+  /** The query terms the product holds (its postings), in the query's order. */
+  matched: string[];
+  /** The title, for the ranker's features read from its text (phrase, proximity, length). */
+  title: string;
   /** Cosine similarities (null when that evidence is absent for the product). */
   textCosine: number | null;
   imageCosine: number | null;
@@ -211,8 +215,8 @@ export function retrievalQuery(req: RetrievalRequest): SQL {
     : sql`lex AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id WHERE false)`;
   const postings = lex
     ? sql`UNION ALL
-      SELECT 1, sp.store_id, sp.product_id::float8, NULL, sp.term, sp.tf::float8, sp.doc_len::float8,
-             NULL, NULL, NULL
+      SELECT 1, sp.store_id, sp.product_id::float8, NULL, NULL, sp.term, sp.tf::float8,
+             sp.doc_len::float8, NULL, NULL, NULL
       FROM search_postings sp
       WHERE ${inScope(req.scope, 'sp')}
         AND sp.term = ANY(${textArray(terms.map((t) => t.term))})
@@ -226,7 +230,7 @@ export function retrievalQuery(req: RetrievalRequest): SQL {
     c AS (SELECT store_id, product_id FROM lex UNION SELECT store_id, product_id FROM vec
           UNION SELECT store_id, product_id FROM img)
     ${textSim.cte} ${imageSim.cte} ${styleSim.cte}
-    SELECT 0 AS kind, p.store_id, p.id::float8 AS product_id, p.available,
+    SELECT 0 AS kind, p.store_id, p.id::float8 AS product_id, p.available, p.title,
            NULL::text AS term, NULL::float8 AS tf, NULL::float8 AS doc_len,
            ${textSim.value} AS text_cosine,
            ${imageSim.value} AS image_cosine,
@@ -243,6 +247,7 @@ interface RetrievalRow {
   store_id: string;
   product_id: number;
   available: boolean | null;
+  title: string | null;
   term: string | null;
   tf: number | null;
   doc_len: number | null;
@@ -266,25 +271,32 @@ function scoreCandidates(rows: RetrievalRow[], lexical: LexicalQuery | undefined
     held.set(r.term!, r);
     postingsOf.set(key, held);
   }
-  const idfTotal = Math.max(lexical?.idfTotal ?? 0, 1e-9);
   return rows
     .filter((r) => Number(r.kind) === 0)
     .map((r) => {
-      const held = postingsOf.get(`${r.store_id}/${Number(r.product_id)}`);
-      let bm25 = 0;
-      let matched = 0;
-      for (const t of lexical?.terms ?? []) {
-        const posting = held?.get(t.term);
-        if (!posting) continue;
-        bm25 += t.weight * impact(Number(posting.tf), Number(posting.doc_len), avgdl);
-        matched += t.weight;
-      }
+      const postings = postingsOf.get(`${r.store_id}/${Number(r.product_id)}`);
+      const held = (lexical?.terms ?? []).flatMap((t) => {
+        const posting = postings?.get(t.term);
+        return posting
+          ? [
+              {
+                term: t.term,
+                weight: t.weight,
+                tf: Number(posting.tf),
+                docLen: Number(posting.doc_len),
+              },
+            ]
+          : [];
+      });
+      const { bm25, coverage } = documentScore(held, avgdl, lexical?.idfTotal ?? 0);
       return {
         productId: Number(r.product_id),
         storeId: r.store_id,
         available: Boolean(r.available),
-        bm25: bm25 / idfTotal,
-        coverage: Math.min(1, matched / idfTotal),
+        bm25,
+        coverage,
+        matched: held.map((t) => t.term),
+        title: r.title ?? '',
         textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
         imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
         styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),

@@ -2,7 +2,9 @@ import { imageSimilarity } from '../images/similarity';
 import type { Candidate } from './retrieve';
 
 /**
- * How the evidence about one product becomes one number in [0, 1].
+ * How the evidence about one product becomes one number in [0, 1]: the similarity that
+ * similarity_threshold compares. The fused ranking's order replaces sim_text by the learned
+ * ranker's text score (ranker/) in the same blend (engine.ts rankCandidates).
  *
  *   coverage = share of the query terms' IDF mass that the product holds (0..1)
  *   lexical  = COVERAGE_SHARE * coverage
@@ -43,28 +45,31 @@ export function lexicalSimilarity(c: Candidate): number {
   return COVERAGE_SHARE * c.coverage + (1 - COVERAGE_SHARE) * Math.min(1, c.bm25 / BM25_FULL);
 }
 
-export function querySimilarity(c: Candidate, mode: RankingMode, lexicalWeight = LEXICAL_WEIGHT) {
+/** The text part of sim(query, product) by the formula above, for one ranking mode. */
+export function textSimilarity(c: Candidate, mode: RankingMode, lexicalWeight = LEXICAL_WEIGHT) {
   const lexical = lexicalSimilarity(c);
   const vector = Math.max(0, c.textCosine ?? 0);
-  let text: number;
-  if (mode === 'lexical') text = lexical;
-  else if (mode === 'vector') text = vector;
-  else text = lexicalWeight * lexical + (1 - lexicalWeight) * vector;
-  if (c.imageCosine === null) return text;
-  return (text + imageSimilarity(c.imageCosine)) / 2;
+  if (mode === 'lexical') return lexical;
+  if (mode === 'vector') return vector;
+  return lexicalWeight * lexical + (1 - lexicalWeight) * vector;
 }
 
-export function personalizedScore(
+/**
+ * The final score from a text similarity (the formula's, or the learned ranker's): the image
+ * and style terms of the formula above added to it.
+ */
+export function blendedScore(
+  text: number,
   c: Candidate,
-  mode: RankingMode,
   weights: Weights,
   hasStyle: boolean,
-  lexicalWeight = LEXICAL_WEIGHT,
-): number {
-  const q = querySimilarity(c, mode, lexicalWeight);
-  if (!hasStyle) return q;
+): { query: number; image: number | null; style: number | null; score: number } {
+  const image = c.imageCosine === null ? null : imageSimilarity(c.imageCosine);
+  const query = image === null ? text : (text + image) / 2;
+  if (!hasStyle) return { query, image, style: null, score: query };
+  const style = Math.max(0, c.styleCosine ?? 0);
   const total = weights.query + weights.style;
   // Both weights zero says "no preference": fall back to an even blend rather than dividing by 0.
   const [wq, ws] = total > 0 ? [weights.query / total, weights.style / total] : [0.5, 0.5];
-  return wq * q + ws * Math.max(0, c.styleCosine ?? 0);
+  return { query, image, style, score: wq * query + ws * style };
 }

@@ -2,9 +2,12 @@ import {
   legacySearchRequest,
   legacySearchResponse,
   MAX_RESULT_CAP,
+  searchHeaders,
   searchProductsRequest,
   searchProductsResponse,
 } from '../../contract/search';
+import { isOperatorToken } from '../../auth/operator';
+import { ApiError } from '../../errors';
 import { legacySearch } from '../../search/legacy-search';
 import { searchProducts } from '../../search/product-search';
 import { defineOperation } from '../operation';
@@ -22,9 +25,11 @@ export function searchRoutes(api: Api): void {
       `(query_weight + style_weight); the style term applies only when the profile has a style. ` +
       `max_result_count (alias result_count) is 1 to ${MAX_RESULT_CAP}. store_id or store_domain ` +
       `limits the search to one store; with neither, every store open to the caller is searched. ` +
-      `image_url needs the pro plan.`,
+      `image_url needs the pro plan. explain: true (operators, with X-Operator-Token) adds ` +
+      `score_details to each result.`,
     tags: ['Search'],
     body: searchProductsRequest,
+    headers: searchHeaders,
     invalidCode: 'INVALID_REQUEST',
     messageField: true,
     emptyOnFailure: ['results', 'product_ids'],
@@ -35,14 +40,28 @@ export function searchRoutes(api: Api): void {
     },
     failures: [
       { status: 400, codes: ['INVALID_REQUEST'], description: 'Invalid request parameters' },
-      { status: 403, codes: ['FORBIDDEN_FEATURE'], description: 'Image search on a free plan' },
+      {
+        status: 403,
+        codes: ['FORBIDDEN_FEATURE'],
+        description: 'Image search on a free plan, or explain without the operator token',
+      },
       {
         status: 404,
         codes: ['STORE_NOT_FOUND', 'PROFILE_NOT_FOUND'],
         description: 'Unknown store or profile',
       },
     ],
-  }).handle(({ db, caller, body }) => searchProducts(db, caller, body));
+  }).handle(({ db, caller, body, header }) => {
+    if (body.explain && !isOperatorToken(header('x-operator-token'))) {
+      throw new ApiError(
+        'FORBIDDEN_FEATURE',
+        'explain is for operators: send the operator token in the X-Operator-Token header',
+        403,
+        'explain requires the operator token in the X-Operator-Token header',
+      );
+    }
+    return searchProducts(db, caller, body);
+  });
 
   defineOperation(api, {
     auth: 'developer',

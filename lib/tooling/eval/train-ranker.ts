@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command } from 'commander';
+import { rankCandidates, type RankOptions } from '../../search/engine';
+import { FEATURE_NAMES, rankingFeatures } from '../../search/ranker/features';
+import { textSimilarity } from '../../search/score';
+import type { RankerModel } from '../../search/ranker/model';
+import type { Half } from './dataset';
+import { averageScores, scoreQuery } from './metrics';
+import { evalSourceOptions, printTable, type EvalSourceOptions } from './options';
+import { DEFAULT_TRAIN_OPTIONS, trainRanker, type TrainingQuery } from './ranker-trainer';
+import { openEvalSession, type JudgedQuery } from './setup';
+
+const MODEL_FILE = path.resolve(process.cwd(), 'lib/search/ranker/model.json');
+const HALVES: Half[] = ['a', 'b'];
+
+type Serialized = Array<{
+  judged: Array<[string, number]>;
+  gathered: JudgedQuery['gathered'];
+  ids: Array<[number, string]>;
+}>;
+
+/** Both halves' candidates, from the database or from a cache file a previous run wrote. */
+async function candidatesOfHalves(
+  opts: EvalSourceOptions & { cache?: string },
+): Promise<Record<Half, JudgedQuery[]>> {
+  if (opts.cache && fs.existsSync(opts.cache)) {
+    const saved = JSON.parse(fs.readFileSync(opts.cache, 'utf8')) as Record<Half, Serialized>;
+    const revive = (rows: Serialized) =>
+      rows.map((q) => ({ judged: new Map(q.judged), gathered: q.gathered, ids: new Map(q.ids) }));
+    process.stderr.write(`train-ranker: candidates from ${opts.cache}\n`);
+    return { a: revive(saved.a), b: revive(saved.b) };
+  }
+  const session = await openEvalSession(opts);
+  try {
+    const halves: Record<Half, JudgedQuery[]> = { a: [], b: [] };
+    for (const half of HALVES) {
+      const judgments = await session.judgments(half);
+      for await (const q of session.gather(judgments, `candidates of half ${half}`)) {
+        halves[half].push(q);
+      }
+    }
+    if (opts.cache) {
+      const serialize = (rows: JudgedQuery[]): Serialized =>
+        rows.map((q) => ({ judged: [...q.judged], gathered: q.gathered, ids: [...q.ids] }));
+      fs.writeFileSync(
+        opts.cache,
+        JSON.stringify({ a: serialize(halves.a), b: serialize(halves.b) }),
+      );
+    }
+    return halves;
+  } finally {
+    await session.close();
+  }
+}
+
+/** Features, gains (relevance - 1, unjudged 0) and formula similarity of each query's candidates. */
+function trainingSet(queries: JudgedQuery[]): TrainingQuery[] {
+  return queries.map((q) => ({
+    features: rankingFeatures(q.gathered.query, q.gathered.candidates),
+    similarity: q.gathered.candidates.map((c) => textSimilarity(c, 'fused')),
+    gains: q.gathered.candidates.map((c) =>
+      Math.max(0, (q.judged.get(q.ids.get(c.productId)!) ?? 1) - 1),
+    ),
+  }));
+}
+
+/** The relevance table of one half: each single signal, the formula, the trained ranker. */
+function evaluate(queries: JudgedQuery[], model: RankerModel, half: Half) {
+  const runs: Array<{ name: string; opts: Omit<RankOptions, 'limit'> }> = [
+    { name: 'lexical', opts: { mode: 'lexical', hasStyle: false } },
+    { name: 'vector', opts: { mode: 'vector', hasStyle: false } },
+    { name: 'formula', opts: { mode: 'fused', ranker: null, hasStyle: false } },
+    { name: 'ranker', opts: { mode: 'fused', ranker: model, hasStyle: false } },
+  ];
+  const table = runs.map((run) => ({
+    run: run.name,
+    ...averageScores(
+      queries.map((q) =>
+        scoreQuery(
+          rankCandidates(q.gathered, { ...run.opts, limit: 100 }).map((r) =>
+            q.ids.get(r.productId)!,
+          ),
+          q.judged,
+        ),
+      ),
+    ),
+  }));
+  console.log(`\nhalf ${half} (${queries.length} queries)`);
+  return printTable(table, 'ranker');
+}
+
+async function main() {
+  const program = evalSourceOptions(
+    new Command()
+      .name('train-ranker')
+      .description(
+        'Trains the learned ranker on dev half a, reports both halves, writes lib/search/ranker/model.json',
+      ),
+  )
+    .option('--out <file>', 'model file to write', MODEL_FILE)
+    .option('--cache <file>', 'candidates cache: read if present, else written after gathering')
+    .option('--epochs <n>', 'training passes over half a', (v) => Number(v))
+    .parse();
+  const opts = program.opts<EvalSourceOptions & { out: string; cache?: string; epochs?: number }>();
+  opts.limit ??= 1000;
+  const halves = await candidatesOfHalves(opts);
+  const started = performance.now();
+  const options = { ...DEFAULT_TRAIN_OPTIONS, epochs: opts.epochs ?? DEFAULT_TRAIN_OPTIONS.epochs };
+  const model = trainRanker(trainingSet(halves.a), options);
+  process.stderr.write(
+    `train-ranker: trained on ${halves.a.length} queries in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+  const metrics = { a: evaluate(halves.a, model, 'a'), b: evaluate(halves.b, model, 'b') };
+  const shipped: RankerModel = {
+    ...model,
+    trained: {
+      command: 'npm run train-ranker',
+      method: 'LambdaRank, linear, standardized features, fitted to the formula scale',
+      options,
+      training: `dev half a, first ${halves.a.length} judged queries`,
+      features: FEATURE_NAMES.length,
+      metrics,
+    },
+  };
+  fs.writeFileSync(opts.out, `${JSON.stringify(shipped, null, 2)}\n`);
+  console.log(`\nmodel written to ${opts.out}`);
+  console.log(JSON.stringify({ metrics }));
+}
+
+main().catch((err) => {
+  process.stderr.write(`train-ranker failed: ${(err as Error).message}\n`);
+  process.exit(1);
+});
