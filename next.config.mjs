@@ -12,6 +12,7 @@ const nextConfig = {
     'onnxruntime-node',
     'sharp',
     'pg',
+    'piscina',
     'pino',
   ],
   poweredByHeader: false,

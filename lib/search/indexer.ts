@@ -30,7 +30,7 @@ export interface IndexResult {
 
 /** Lexical work is cheap per product and pays per statement; the model prefers small batches. */
 const LEXICAL_BATCH = 1000;
-const EMBED_BATCH = 64;
+const EMBED_BATCH = 256;
 
 async function loadProducts(db: Db, ids: number[]): Promise<IndexableProduct[]> {
   const rows = await queryRows<{
