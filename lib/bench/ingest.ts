@@ -4,6 +4,8 @@ import type { JobOutcome } from '../catalog/store-job';
 import { startSync } from '../catalog/sync';
 import { queryRows, type Db } from '../db/client';
 import { textEmbedder } from '../embeddings';
+import { EMBED_TASK_SIZE, PooledTextProvider } from '../embeddings/pool';
+import { EMBED_BATCH } from '../search/indexer';
 import { startStoreSim } from '../store-sim/server';
 import type { ShopifyProductInput } from '../store-sim/catalogue';
 import { addStore } from '../stores/registry';
@@ -60,6 +62,20 @@ function describe(label: string, f: RunFigures): string {
     `${label}: ${f.products} products in ${f.seconds} s, ${f.per_s} products/s ` +
     `(added ${f.added}, changed ${f.changed}, unchanged ${f.unchanged}; ${f.embedded_by_model} embedded by the model)`
   );
+}
+
+/** How text embedding runs in this process: worker threads, and the batch sizes in use. */
+export function embeddingSetup() {
+  const embedder = textEmbedder();
+  const setup = {
+    workers: embedder instanceof PooledTextProvider ? embedder.threads : 0,
+    texts_per_task: EMBED_TASK_SIZE,
+    products_per_index_batch: EMBED_BATCH,
+  };
+  console.log(
+    `text embedding: ${setup.workers} worker thread(s) (0: main thread), ${setup.texts_per_task} texts per worker task, ${setup.products_per_index_batch} products per indexing batch`,
+  );
+  return setup;
 }
 
 /**

@@ -10,7 +10,7 @@ import { openDatabase, queryRows, type Db } from '../db/client';
 import { textEmbedder } from '../embeddings';
 import { startApiProcess } from './api-process';
 import { copyEmbeddingCache } from './copy-cache';
-import { benchImports, benchSyncs } from './ingest';
+import { benchImports, benchSyncs, embeddingSetup } from './ingest';
 import { benchEngine, ENGINES, type EngineName } from './engines';
 
 const DATASETS = path.resolve(process.cwd(), '../shared/datasets');
@@ -250,9 +250,10 @@ async function main() {
         `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`,
       );
     }
+    const embedding = embeddingSetup();
     const { storeIds, sync, resync } = await benchSyncs(db, raw, Math.min(opts.stores, raw.length));
     const imports = await benchImports(db, opts.importFile);
-    const ingest = { sync, resync, ...imports };
+    const ingest = { embedding, sync, resync, ...imports };
     if (opts.ingestOnly) {
       await database.close();
       console.log(JSON.stringify({ engine: opts.engine, stores: storeIds.length, ingest }));

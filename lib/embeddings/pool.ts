@@ -4,11 +4,12 @@ import { loadTextModel } from './models';
 import type { EmbeddingProvider } from './provider';
 
 /**
- * Texts per worker task. USE lite on this 2-core machine: 40 titles/s at 8 per call, and the
- * gain flattens past 32 while a larger task leaves a worker idle at the end of a short batch
- * (measured with `npm run bench -- --ingest-only`, which prints the size in use).
+ * Texts per worker task. A batch is padded to its longest text, so small ones waste less: USE
+ * lite on Home Depot product inputs, one thread, measured in one run on the loaded 2-core
+ * machine: 53 texts/s in batches of 4, 44-50 of 8, 38 of 16 and 32, 34-38 of 64, 31 of 128.
+ * 8 is within the noise of 4 with half the messages.
  */
-export const EMBED_TASK_SIZE = 32;
+export const EMBED_TASK_SIZE = 8;
 
 /**
  * The worker's source, from the repository root like every npm script runs: inside the Next
