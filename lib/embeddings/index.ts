@@ -21,10 +21,3 @@ export function textEmbedder(): EmbeddingProvider {
   }
   return slot.__textEmbedder;
 }
-
-/** Stops the embedding workers, if any (shutdown); the next textEmbedder() starts afresh. */
-export async function closeTextEmbedder(): Promise<void> {
-  const embedder = slot.__textEmbedder;
-  slot.__textEmbedder = undefined;
-  if (embedder instanceof PooledTextProvider) await embedder.close();
-}

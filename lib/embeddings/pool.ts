@@ -22,7 +22,8 @@ function workerFile(): string {
 /**
  * A text embedder whose model runs in worker threads, one model per worker: a sync's batches
  * use every core, and a query's embedding never blocks the event loop serving other requests.
- * Vectors are the in-thread model's (the worker runs the same provider).
+ * Vectors are the in-thread model's (the worker runs the same provider). Idle workers do not
+ * keep the process alive (piscina unrefs them), so a CLI command or test ends when its work does.
  */
 export class PooledTextProvider implements EmbeddingProvider {
   readonly modelId: string;
