@@ -8,6 +8,8 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   EMBEDDING_MODEL: z.string().default('use-lite'),
+  /** Worker threads running the text model; unset: one per core; 0: the main thread. */
+  EMBEDDING_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   MODELS_DIR: z.string().optional(),
   /** Image model: 'mobilenet-v2-mid' (offline, image-to-image only) or a CLIP model id/directory. */
   IMAGE_EMBEDDING_MODEL: z.string().default('mobilenet-v2-mid'),

@@ -28,9 +28,12 @@ export interface IndexResult {
   imageMs: number;
 }
 
-/** Lexical work is cheap per product and pays per statement; the model prefers small batches. */
+/**
+ * Lexical work is cheap per product and pays per statement. An embedding batch is split into
+ * worker tasks (lib/embeddings/pool.ts): enough of them to keep every worker busy.
+ */
 const LEXICAL_BATCH = 1000;
-const EMBED_BATCH = 64;
+export const EMBED_BATCH = 256;
 
 async function loadProducts(db: Db, ids: number[]): Promise<IndexableProduct[]> {
   const rows = await queryRows<{
