@@ -3,7 +3,6 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { maintainSearchTables } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
-import { indexProductImages, type ImageIndexResult } from '../images/indexer';
 import { indexLexical, type IndexableProduct } from './lexical-index';
 import { embedProducts } from './text-embeddings';
 import { dropOtherVectorIndexes, ensureVectorIndex } from './vector-index';
@@ -23,9 +22,6 @@ export interface IndexResult {
   lexicalMs: number;
   embeddingMs: number;
   vectorIndexMs: number;
-  /** Each product's first image, embedded by the image model (lib/images/indexer.ts). */
-  images: ImageIndexResult;
-  imageMs: number;
 }
 
 /**
@@ -80,8 +76,6 @@ export async function indexProducts(
     lexicalMs: 0,
     embeddingMs: 0,
     vectorIndexMs: 0,
-    images: { embedded: 0, unchanged: 0, withoutImage: 0, failed: [] },
-    imageMs: 0,
   };
   for (let start = 0; start < ids.length; start += LEXICAL_BATCH) {
     const items = await loadProducts(db, ids.slice(start, start + LEXICAL_BATCH));
@@ -104,10 +98,6 @@ export async function indexProducts(
     await ensureVectorIndex(db, 'text', provider.modelId, provider.dimensions);
     result.vectorIndexMs = performance.now() - started;
   }
-  // Images last: text search is complete before a slow or failing image host is waited on.
-  const imagesStarted = performance.now();
-  result.images = await indexProductImages(db, ids);
-  result.imageMs = performance.now() - imagesStarted;
   return result;
 }
 

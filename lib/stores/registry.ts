@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { newId } from '../db/ids';
 import { developers, products, storeAllowedDevelopers, stores } from '../db/schema';
 import { ApiError } from '../errors';
+import { imageQueueStatus, type ImageQueueStatus } from '../images/queue';
 import { findStoreByDomain, findStoreById, type StoreRow } from './access';
 
 export type AccessPolicy = 'open' | 'allow';
@@ -39,6 +40,7 @@ export interface StoreSummary {
     progress: SyncProgress | null;
     last_error: string | null;
   };
+  images: ImageQueueStatus;
   created_at: string;
 }
 
@@ -103,7 +105,7 @@ function iso(date: Date | null): string | null {
 async function summarizeStores(db: Db, rows: StoreRow[]): Promise<StoreSummary[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [allowed, counts] = await Promise.all([
+  const [allowed, counts, images] = await Promise.all([
     db
       .select()
       .from(storeAllowedDevelopers)
@@ -114,6 +116,7 @@ async function summarizeStores(db: Db, rows: StoreRow[]): Promise<StoreSummary[]
       .from(products)
       .where(inArray(products.storeId, ids))
       .groupBy(products.storeId),
+    imageQueueStatus(db, ids),
   ]);
   const countOf = new Map(counts.map((c) => [c.storeId, Number(c.n)]));
   return rows.map((r) => ({
@@ -136,6 +139,7 @@ async function summarizeStores(db: Db, rows: StoreRow[]): Promise<StoreSummary[]
       progress: (r.syncProgress as SyncProgress | null) ?? null,
       last_error: r.syncLastError,
     },
+    images: images.get(r.id) ?? { pending: 0, retrying: 0, unreachable_hosts: [] },
     created_at: r.createdAt.toISOString(),
   }));
 }
