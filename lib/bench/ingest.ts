@@ -15,6 +15,12 @@ export interface RunFigures {
   products: number;
   seconds: number;
   per_s: number;
+  /**
+   * CPU this process spent (its worker threads and, on PGlite, the database included): on a
+   * shared machine the wall time says as much about the neighbours as about the code.
+   */
+  cpu_s: number;
+  per_cpu_s: number;
   added: number;
   changed: number;
   unchanged: number;
@@ -39,6 +45,7 @@ async function cachedVectors(db: Db): Promise<number> {
 async function timed(db: Db, jobs: Array<() => Promise<JobOutcome>>): Promise<RunFigures> {
   const vectorsBefore = await cachedVectors(db);
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const sum = { products: 0, added: 0, changed: 0, unchanged: 0 };
   for (const job of jobs) {
     const outcome = await job();
@@ -49,10 +56,14 @@ async function timed(db: Db, jobs: Array<() => Promise<JobOutcome>>): Promise<Ru
     sum.unchanged += outcome.progress.unchanged;
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   return {
     ...sum,
     seconds: round(seconds, 2),
     per_s: round(sum.products / Math.max(seconds, 1e-3)),
+    cpu_s: round(cpuSeconds, 2),
+    per_cpu_s: round(sum.products / Math.max(cpuSeconds, 1e-3)),
     embedded_by_model: (await cachedVectors(db)) - vectorsBefore,
   };
 }
@@ -60,6 +71,7 @@ async function timed(db: Db, jobs: Array<() => Promise<JobOutcome>>): Promise<Ru
 function describe(label: string, f: RunFigures): string {
   return (
     `${label}: ${f.products} products in ${f.seconds} s, ${f.per_s} products/s ` +
+    `(CPU ${f.cpu_s} s, ${f.per_cpu_s} products per CPU-second) ` +
     `(added ${f.added}, changed ${f.changed}, unchanged ${f.unchanged}; ${f.embedded_by_model} embedded by the model)`
   );
 }
