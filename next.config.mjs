@@ -12,6 +12,7 @@ const nextConfig = {
     'onnxruntime-node',
     'sharp',
     'pg',
+    'piscina',
     'pino',
     // Its Drizzle store imports drizzle-orm at run time, which a bundle cannot resolve.
     'rate-limiter-flexible',

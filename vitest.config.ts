@@ -9,7 +9,8 @@ export default defineConfig({
   test: {
     include,
     globalSetup: ['lib/testing/global-setup.ts'],
-    env: { LOG_LEVEL: 'silent' },
+    // One embedding worker per test process: test files run side by side on a shared machine.
+    env: { LOG_LEVEL: 'silent', EMBEDDING_WORKERS: '1' },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { products } from '../db/schema';
 import { maintainSearchTables } from '../db/statistics';
-import { retryMissingImages } from '../images/indexer';
+import { queueImages, wakeImageQueues } from '../images/queue';
 import { logger } from '../log/logger';
 import { indexProducts } from '../search/indexer';
 import { unindexLexical } from '../search/lexical-index';
@@ -23,8 +23,6 @@ export type ProgressListener = (progress: Readonly<SyncProgress>) => void;
 export interface IngestOptions {
   /** A full listing of the store (sync): products it no longer lists are deleted at the end. */
   removeVanished: boolean;
-  /** Also embed the images of unchanged products that have none yet (sync: an earlier fetch failed). */
-  retryMissingImages?: boolean;
   onProgress?: ProgressListener;
 }
 
@@ -76,7 +74,6 @@ export async function ingestPages(
 ): Promise<SyncProgress> {
   const progress = emptyProgress();
   const seen = new Set<string>();
-  const written = new Set<number>();
   let lastSave = 0;
   // Saves are chained so a late throttled save can never overwrite a newer one.
   let saving = Promise.resolve();
@@ -118,7 +115,6 @@ export async function ingestPages(
     progress.unchanged += upserted.unchanged;
     await report(true);
 
-    for (const id of upserted.writtenIds) written.add(id);
     if (upserted.writtenIds.length > 0) {
       const before = progress.embedded;
       await indexProducts(db, upserted.writtenIds, {
@@ -128,11 +124,13 @@ export async function ingestPages(
         },
       });
       progress.embedded = before + upserted.writtenIds.length;
+      // Their text is searchable now; images follow in the background (lib/images/queue.ts).
+      await queueImages(db, upserted.writtenIds);
+      wakeImageQueues();
       await report(true);
     }
   }
 
-  if (opts.retryMissingImages) await retryMissingImages(db, storeId, written);
   if (opts.removeVanished) {
     progress.removed = await removeVanished(db, storeId, seen);
     await report(true);

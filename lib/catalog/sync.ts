@@ -30,7 +30,6 @@ export async function startSync(
     const baseUrl = store.baseUrl ?? `https://${store.domain}`;
     return ingestPages(db, storeId, fetchProductPages(baseUrl, opts.feed), {
       removeVanished: true,
-      retryMissingImages: true,
       onProgress: (p) => {
         latest(p);
         opts.onProgress?.(p);

@@ -9,6 +9,8 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   EMBEDDING_MODEL: z.string().default('use-lite'),
+  /** Worker threads running the text model; unset: one per core; 0: the main thread. */
+  EMBEDDING_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   MODELS_DIR: z.string().optional(),
   /** Image model: 'mobilenet-v2-mid' (offline, image-to-image only) or a CLIP model id/directory. */
   IMAGE_EMBEDDING_MODEL: z.string().default('mobilenet-v2-mid'),
@@ -30,6 +32,18 @@ const schema = z.object({
   IMAGE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   IMAGE_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).default(8_388_608),
   IMAGE_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(10).default(3),
+  /** Product images fetched at once by the background image queue. */
+  IMAGE_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** First wait before a failed product image is tried again; it doubles with each failure. */
+  IMAGE_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
+  /** Longest wait between two tries of a failing product image. */
+  IMAGE_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(6 * 3_600_000),
+  /** How often the image queue looks for work another process (a CLI sync) left. */
+  IMAGE_QUEUE_POLL_MS: z.coerce.number().int().min(10).default(30_000),
   /** How long a query image's embedding is reused before its URL is fetched again. */
   IMAGE_CACHE_TTL_HOURS: z.coerce.number().min(0).default(24),
   /** Image cosine that counts as "unrelated" (0 similarity); unset: the image model's own. */

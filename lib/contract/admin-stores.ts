@@ -16,6 +16,22 @@ const syncProgress = z
   })
   .meta({ id: 'SyncProgress' });
 
+const imageQueue = z
+  .object({
+    pending: z.number().int().meta({
+      description:
+        'Products whose image waits to be embedded in the background (new, changed, or failed before); their text is searchable already',
+    }),
+    retrying: z.number().int().meta({
+      description: 'Of those, the ones whose last fetch failed: tried again after a growing wait',
+    }),
+    unreachable_hosts: z.array(z.string()).meta({
+      description:
+        'host[:port] of pending images that could not be reached at the last try (no address, no connection, no answer in time)',
+    }),
+  })
+  .meta({ id: 'StoreImageQueue' });
+
 export const storeSummary = z
   .object({
     id: z.string(),
@@ -40,6 +56,7 @@ export const storeSummary = z
       progress: syncProgress.nullable(),
       last_error: z.string().nullable(),
     }),
+    images: imageQueue,
     created_at: isoTimestamp,
   })
   .meta({ id: 'StoreSummary' });

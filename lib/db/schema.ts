@@ -218,10 +218,23 @@ export const products = pgTable(
     priceMin: numeric('price_min', { precision: 12, scale: 2 }),
     priceMax: numeric('price_max', { precision: 12, scale: 2 }),
     available: boolean('available').notNull().default(true),
+    /**
+     * The image queue (lib/images/backfill.ts): set when the product's image must be (re)embedded,
+     * at or after this time; null when its vector is current or it has no image.
+     */
+    imageDueAt: timestamp('image_due_at', { withTimezone: true }),
+    /** Failed image fetches since the last success: the retry backoff grows with it. */
+    imageAttempts: integer('image_attempts').notNull().default(0),
+    imageError: text('image_error'),
+    /** The image's host, when the last fetch could not reach it (unresolvable, no answer). */
+    imageUnreachableHost: text('image_unreachable_host'),
     ...timestamps,
   },
   (t) => [
     primaryKey({ columns: [t.storeId, t.id] }),
+    index('products_image_due_idx')
+      .on(t.imageDueAt)
+      .where(sql`image_due_at IS NOT NULL`),
     uniqueIndex('products_store_external_uq').on(t.storeId, t.externalId),
     index('products_id_idx').on(t.id),
     // GET /products/{id} finds a platform id in every store the caller may see.

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startSync } from '../catalog/sync';
 import { resetEnvCache } from '../config/env';
+import { runImageQueueOnce } from '../images/queue';
 import { queryRows } from '../db/client';
 import type { StoreSim } from '../store-sim/server';
 import { portlandAddress } from '../testing/fixtures/address';
@@ -103,13 +104,18 @@ describe('the demo shop with no settings', () => {
     }
   });
 
-  it('tries an image that failed again at the next sync, and only that one', async () => {
+  it('leaves a sync with a failing image at once, and the image queue tries it again, only that one', async () => {
     const [failing, failedBefore] = [products[0]!, products[2]!];
-    // As if their fetches had failed at the first start: no image vector.
+    const external = [String(failing.id), String(failedBefore.id)];
+    // As if their fetches had failed at the first start: no image vector, due again.
     await t.database.db.execute(
       sql`DELETE FROM product_embeddings pe USING products p
           WHERE pe.product_id = p.id AND pe.store_id = p.store_id AND pe.kind = 'image'
-            AND p.external_id IN (${String(failing.id)}, ${String(failedBefore.id)})`,
+            AND p.external_id IN (${external[0]}, ${external[1]})`,
+    );
+    await t.database.db.execute(
+      sql`UPDATE products SET image_due_at = now()
+          WHERE store_id = ${demoStoreId} AND external_id IN (${external[0]}, ${external[1]})`,
     );
     const imagePath = new URL(await demoImageUrl(failing)).pathname;
     sim!.inject({ kind: 'status', status: 503, match: { pathPrefix: imagePath }, times: 1 });
@@ -117,15 +123,23 @@ describe('the demo shop with no settings', () => {
       sim!.requests(DEMO_DOMAIN).filter((r) => r.path.startsWith('/cdn/')).length;
 
     const before = imageRequests();
+    // An unchanged catalogue: the sync itself fetches no image.
     await (
       await startSync(t.database.db, demoStoreId)
     ).done;
+    expect(imageRequests() - before).toBe(0);
+
+    expect(await runImageQueueOnce(t.database.db, demoStoreId)).toBe(2);
     expect(imageRequests() - before).toBe(2);
     expect(await imageVectorCount()).toBe(products.length - 1);
 
-    await (
-      await startSync(t.database.db, demoStoreId)
-    ).done;
+    // The failed one waits its turn; as if the wait had passed, the next pass takes only it.
+    expect(await runImageQueueOnce(t.database.db, demoStoreId)).toBe(0);
+    await t.database.db.execute(
+      sql`UPDATE products SET image_due_at = now()
+          WHERE store_id = ${demoStoreId} AND image_due_at IS NOT NULL`,
+    );
+    expect(await runImageQueueOnce(t.database.db, demoStoreId)).toBe(1);
     expect(imageRequests() - before).toBe(3);
     expect(await imageVectorCount()).toBe(products.length);
   });

@@ -5,6 +5,7 @@ import { startSync } from '../catalog/sync';
 import type { Db } from '../db/client';
 import { updateHeldLock } from '../db/lock';
 import { ApiError } from '../errors';
+import { drainImageQueue } from '../images/queue';
 import { trustImagePrefix, trustedImagePrefixes } from '../images/trusted-sources';
 import { logger } from '../log/logger';
 import { startStoreSim, type StoreSim } from '../store-sim/server';
@@ -88,6 +89,9 @@ export async function seedDemoData(db: Db): Promise<StoreSim | undefined> {
       return sim;
     }
     const outcome = await done;
+    // The demo's images come from this process and are few: embedded before the first
+    // request, so an image query works on the demo from the start.
+    await drainImageQueue(db, store.id);
     // With a store token key (the default embedded database always has one) the demo store
     // gets the simulator's token and is verified, so /buy works on demo data.
     if (hasTokenKey()) {

@@ -1,20 +1,23 @@
+import os from 'node:os';
 import { env } from '../config/env';
+import { loadTextModel } from './models';
+import { PooledTextProvider } from './pool';
 import type { EmbeddingProvider } from './provider';
-import { TransformersTextProvider } from './transformers';
-import { UseLiteProvider } from './use-lite';
 
 export type { EmbeddingProvider } from './provider';
 
 const slot = globalThis as unknown as { __textEmbedder?: EmbeddingProvider };
 
-/** The text embedder EMBEDDING_MODEL names; loaded once per process. */
+/**
+ * The text embedder EMBEDDING_MODEL names; loaded once per process. It runs in
+ * EMBEDDING_WORKERS worker threads (default: one per core), or in this thread when that is 0.
+ */
 export function textEmbedder(): EmbeddingProvider {
   if (!slot.__textEmbedder) {
-    const model = env().EMBEDDING_MODEL;
-    // Anything but the bundled default is a @huggingface/transformers model: a directory
-    // (absolute, ./relative, or under MODELS_DIR) or a hub id.
+    const { EMBEDDING_MODEL: model, EMBEDDING_WORKERS: workers } = env();
+    const threads = workers ?? os.availableParallelism();
     slot.__textEmbedder =
-      model === 'use-lite' ? new UseLiteProvider() : new TransformersTextProvider(model);
+      threads === 0 ? loadTextModel(model) : new PooledTextProvider(model, threads);
   }
   return slot.__textEmbedder;
 }

@@ -48,6 +48,25 @@ function refuse(s: Settings, message: string, detail: string): never {
   throw new ApiError('INVALID_REQUEST', message, 400, `${s.field}: ${detail}`);
 }
 
+/**
+ * A refusal because the image's host could not be reached at all (no address, no connection,
+ * no answer in time), as opposed to one about the image: a later try may succeed.
+ */
+export class ImageHostUnreachable extends ApiError {
+  constructor(
+    message: string,
+    details: string,
+    /** host[:port] of the URL that could not be reached. */
+    readonly host: string,
+  ) {
+    super('INVALID_REQUEST', message, 400, details);
+  }
+}
+
+function unreachable(s: Settings, url: URL, message: string, detail: string): never {
+  throw new ImageHostUnreachable(message, `${s.field}: ${detail}`, url.host);
+}
+
 /** The OS resolver takes no abort signal; a stalled lookup must not outlive the fetch's deadline. */
 function withDeadline<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -75,7 +94,7 @@ async function checkedAddress(s: Settings, url: URL): Promise<{ address: string;
       candidates = await withDeadline(s.signal, dnsLookup(host, { all: true, verbatim: true }));
     } catch {
       if (s.signal.aborted) throw new Error('deadline passed while resolving');
-      refuse(s, 'Image host could not be resolved', `no address for ${host}`);
+      unreachable(s, url, 'Image host could not be resolved', `no address for ${host}`);
     }
   }
   const allowed = s.allowHosts.has(host) || isTrustedImageUrl(url);
@@ -94,7 +113,7 @@ async function checkedAddress(s: Settings, url: URL): Promise<{ address: string;
   }
   // IPv4 first: many hosts publish AAAA records that a server without IPv6 routing cannot reach.
   const chosen = candidates.find((c) => c.family === 4) ?? candidates[0];
-  if (!chosen) refuse(s, 'Image host could not be resolved', `no address for ${host}`);
+  if (!chosen) unreachable(s, url, 'Image host could not be resolved', `no address for ${host}`);
   return { address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
 }
 
@@ -228,8 +247,13 @@ export async function fetchImage(raw: string, opts: FetchImageOptions = {}): Pro
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (s.signal.aborted) {
-      refuse(s, 'Image URL took too long to answer', `no complete image within ${timeoutMs} ms`);
+      unreachable(
+        s,
+        url,
+        'Image URL took too long to answer',
+        `no complete image within ${timeoutMs} ms`,
+      );
     }
-    refuse(s, 'Image URL could not be fetched', `connection to ${url.host} failed`);
+    unreachable(s, url, 'Image URL could not be fetched', `connection to ${url.host} failed`);
   }
 }

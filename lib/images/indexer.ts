@@ -3,13 +3,14 @@ import { sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
+import { env } from '../config/env';
 import { ApiError } from '../errors';
 import { logger } from '../log/logger';
 import { dropOtherVectorIndexes, ensureVectorIndex } from '../search/vector-index';
 import { bigintArray } from '../search/sql-arrays';
 import { imageEmbedder, type ImageEmbedder } from './embedder';
-import { fetchImage } from './fetch';
 import { vectorLiteral } from '../db/vector';
+import { fetchImage, ImageHostUnreachable } from './fetch';
 
 export interface ImageIndexOptions {
   /** Defaults to the process's image model (IMAGE_EMBEDDING_MODEL). */
@@ -18,6 +19,11 @@ export interface ImageIndexOptions {
   concurrency?: number;
   /** Fetch and embed even images whose URL and model are unchanged. */
   refetch?: boolean;
+  /**
+   * The image queue's hold on these products (lib/images/queue.ts): their outcome is written only
+   * where the hold is still theirs, so a sync that queued a product again meanwhile wins.
+   */
+  heldUntil?: Date;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -26,6 +32,8 @@ export interface ImageIndexFailure {
   url: string;
   /** Why, in words (the fetch refusal or the decoder's complaint). */
   error: string;
+  /** host[:port], when the host could not be reached at all (no address, no answer). */
+  unreachableHost?: string;
 }
 
 export interface ImageIndexResult {
@@ -47,8 +55,71 @@ function firstImageUrl(images: unknown): string | undefined {
   return undefined;
 }
 
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}
+
 function urlHash(url: string): string {
   return createHash('sha256').update(url).digest('hex');
+}
+
+function describeFailure(err: unknown): string {
+  if (err instanceof ApiError) return `${err.message} (${err.details ?? ''})`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The wait before a product image that failed `attempts` times before is tried again. */
+function retryDelayMs(attempts: number): number {
+  const { IMAGE_RETRY_BASE_MS, IMAGE_RETRY_MAX_MS } = env();
+  return Math.min(IMAGE_RETRY_MAX_MS, IMAGE_RETRY_BASE_MS * 2 ** Math.min(attempts, 30));
+}
+
+/**
+ * Writes each product's image outcome to its queue columns: done (embedded, unchanged or no
+ * image) leaves the queue; a failure is due again after a wait that doubles with each failure.
+ * Failures are grouped by what their update sets, so a batch costs a few statements.
+ */
+async function recordOutcomes(
+  db: Db,
+  done: number[],
+  failed: ImageIndexFailure[],
+  /** Each failed product's failures before this one. */
+  attemptsOf: ReadonlyMap<number, number>,
+  heldUntil: Date | undefined,
+): Promise<void> {
+  const held = heldUntil ? sql`AND image_due_at = ${heldUntil.toISOString()}::timestamptz` : sql``;
+  if (done.length > 0) {
+    await db.execute(
+      sql`UPDATE products SET image_due_at = NULL, image_attempts = 0, image_error = NULL,
+            image_unreachable_host = NULL
+          WHERE id = ANY(${bigintArray(done)}) ${held}`,
+    );
+  }
+  const now = Date.now();
+  const groups = new Map<
+    string,
+    { attempts: number; error: string; host: string | null; ids: number[] }
+  >();
+  for (const f of failed) {
+    const host = f.unreachableHost ?? null;
+    const attempts = attemptsOf.get(f.productId) ?? 0;
+    const key = JSON.stringify([attempts, f.error, host]);
+    const group = groups.get(key) ?? { attempts, error: f.error, host, ids: [] };
+    group.ids.push(f.productId);
+    groups.set(key, group);
+  }
+  for (const g of groups.values()) {
+    const due = new Date(now + retryDelayMs(g.attempts)).toISOString();
+    await db.execute(
+      sql`UPDATE products SET image_due_at = ${due}::timestamptz, image_attempts = ${g.attempts + 1},
+            image_error = ${g.error.slice(0, 1000)}, image_unreachable_host = ${g.host}
+          WHERE id = ANY(${bigintArray(g.ids)}) ${held}`,
+    );
+  }
 }
 
 /**
@@ -56,7 +127,8 @@ function urlHash(url: string): string {
  * kind='image' under the model id. Incremental: the stored input hash is the image URL's, so a
  * product whose image URL and model are unchanged is skipped without a fetch (Shopify versions
  * its CDN URLs, so new pixels mean a new URL). One image failing (unreachable, refused, not an
- * image) is recorded in the result and the log, and never stops the others.
+ * image) is recorded in the result, the log and the product's queue columns, and never stops
+ * the others; once a host proves unreachable, its other images in the batch are not tried.
  */
 export async function indexProductImages(
   db: Db,
@@ -72,10 +144,11 @@ export async function indexProductImages(
     id: string | number;
     store_id: string;
     images: unknown;
+    image_attempts: number;
     input_hash: string | null;
   }>(
     db,
-    sql`SELECT p.id, p.store_id, p.images, pe.input_hash
+    sql`SELECT p.id, p.store_id, p.images, p.image_attempts, pe.input_hash
         FROM products p
         LEFT JOIN product_embeddings pe
           ON pe.store_id = p.store_id AND pe.product_id = p.id AND pe.kind = 'image' AND pe.model_id = ${embedder.modelId}
@@ -83,7 +156,9 @@ export async function indexProductImages(
         ORDER BY p.id`,
   );
   const work: { productId: number; storeId: string; url: string; hash: string }[] = [];
+  const attemptsOf = new Map<number, number>();
   const imageless: number[] = [];
+  const done: number[] = [];
   for (const row of rows) {
     const productId = Number(row.id);
     const url = firstImageUrl(row.images);
@@ -92,10 +167,16 @@ export async function indexProductImages(
       continue;
     }
     const hash = urlHash(url);
-    if (row.input_hash === hash && !opts.refetch) result.unchanged++;
-    else work.push({ productId, storeId: row.store_id, url, hash });
+    if (row.input_hash === hash && !opts.refetch) {
+      result.unchanged++;
+      done.push(productId);
+    } else {
+      work.push({ productId, storeId: row.store_id, url, hash });
+      attemptsOf.set(productId, row.image_attempts);
+    }
   }
   result.withoutImage = imageless.length;
+  done.push(...imageless);
   if (imageless.length > 0) {
     await db.execute(
       sql`DELETE FROM product_embeddings WHERE kind = 'image' AND model_id = ${embedder.modelId}
@@ -105,13 +186,23 @@ export async function indexProductImages(
 
   const downloads = pLimit(opts.concurrency ?? 4);
   const embedding = pLimit(1);
-  let done = 0;
+  const downHosts = new Map<string, ImageHostUnreachable>();
+  let finished = 0;
   let dimensions = 0;
   await Promise.all(
     work.map((item) =>
       downloads(async () => {
         try {
-          const image = await fetchImage(item.url, { field: 'products.images[0]' });
+          const host = hostOf(item.url);
+          const down = host === undefined ? undefined : downHosts.get(host);
+          if (down) throw down;
+          let image;
+          try {
+            image = await fetchImage(item.url, { field: 'products.images[0]' });
+          } catch (err) {
+            if (err instanceof ImageHostUnreachable && host !== undefined) downHosts.set(host, err);
+            throw err;
+          }
           const [vector] = await embedding(() => embedder.embedImages([image.bytes]));
           dimensions = vector!.length;
           await db.execute(
@@ -124,20 +215,21 @@ export async function indexProductImages(
                               created_at = excluded.created_at`,
           );
           result.embedded++;
+          done.push(item.productId);
         } catch (err) {
-          const error =
-            err instanceof ApiError
-              ? `${err.message} (${err.details ?? ''})`
-              : err instanceof Error
-                ? err.message
-                : String(err);
-          result.failed.push({ productId: item.productId, url: item.url, error });
+          result.failed.push({
+            productId: item.productId,
+            url: item.url,
+            error: describeFailure(err),
+            ...(err instanceof ImageHostUnreachable ? { unreachableHost: err.host } : {}),
+          });
         } finally {
-          opts.onProgress?.(++done, work.length);
+          opts.onProgress?.(++finished, work.length);
         }
       }),
     ),
   );
+  await recordOutcomes(db, done, result.failed, attemptsOf, opts.heldUntil);
   // One line per batch, not per image: a catalogue whose image host is unreachable or refused
   // would otherwise log a warning for every product.
   if (result.failed.length > 0) {
@@ -167,35 +259,6 @@ async function productsWithoutImageVector(
         ORDER BY p.id`,
   );
   return rows.map((r) => Number(r.id));
-}
-
-/**
- * Embeds the images of the store's products that have an image but no vector for the image
- * model, apart from `skip` (products whose image was just tried): images that failed at an
- * earlier sync (a host down, a fetch refused) are tried again at every sync until they work.
- */
-export async function retryMissingImages(
-  db: Db,
-  storeId: string,
-  skip: ReadonlySet<number>,
-): Promise<ImageIndexResult> {
-  const embedder = await imageEmbedder();
-  const ids = (await productsWithoutImageVector(db, embedder.modelId, storeId)).filter(
-    (id) => !skip.has(id),
-  );
-  const result = await indexProductImages(db, ids, { embedder });
-  if (ids.length > 0) {
-    logger().info(
-      {
-        store: storeId,
-        retried: ids.length,
-        embedded: result.embedded,
-        failed: result.failed.length,
-      },
-      'product images retried',
-    );
-  }
-  return result;
 }
 
 /**

@@ -3,7 +3,6 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { maintainSearchTables } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
-import { indexProductImages, type ImageIndexResult } from '../images/indexer';
 import { indexLexical, type IndexableProduct } from './lexical-index';
 import { embedProducts } from './text-embeddings';
 import { dropOtherVectorIndexes, ensureVectorIndex } from './vector-index';
@@ -23,14 +22,14 @@ export interface IndexResult {
   lexicalMs: number;
   embeddingMs: number;
   vectorIndexMs: number;
-  /** Each product's first image, embedded by the image model (lib/images/indexer.ts). */
-  images: ImageIndexResult;
-  imageMs: number;
 }
 
-/** Lexical work is cheap per product and pays per statement; the model prefers small batches. */
+/**
+ * Lexical work is cheap per product and pays per statement. An embedding batch is split into
+ * worker tasks (lib/embeddings/pool.ts): enough of them to keep every worker busy.
+ */
 const LEXICAL_BATCH = 1000;
-const EMBED_BATCH = 64;
+export const EMBED_BATCH = 256;
 
 async function loadProducts(db: Db, ids: number[]): Promise<IndexableProduct[]> {
   const rows = await queryRows<{
@@ -77,8 +76,6 @@ export async function indexProducts(
     lexicalMs: 0,
     embeddingMs: 0,
     vectorIndexMs: 0,
-    images: { embedded: 0, unchanged: 0, withoutImage: 0, failed: [] },
-    imageMs: 0,
   };
   for (let start = 0; start < ids.length; start += LEXICAL_BATCH) {
     const items = await loadProducts(db, ids.slice(start, start + LEXICAL_BATCH));
@@ -101,10 +98,6 @@ export async function indexProducts(
     await ensureVectorIndex(db, 'text', provider.modelId, provider.dimensions);
     result.vectorIndexMs = performance.now() - started;
   }
-  // Images last: text search is complete before a slow or failing image host is waited on.
-  const imagesStarted = performance.now();
-  result.images = await indexProductImages(db, ids);
-  result.imageMs = performance.now() - imagesStarted;
   return result;
 }
 

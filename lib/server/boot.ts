@@ -4,6 +4,7 @@ import { env } from '../config/env';
 import { getDatabase } from '../db/client';
 import { developers } from '../db/schema';
 import { seedDemoData } from '../demo/seed';
+import { startImageQueue } from '../images/queue';
 import { logger } from '../log/logger';
 import { startOrderReconciler } from '../orders/reconciler';
 import { ensureDashboardKey } from './dashboard-key';
@@ -22,7 +23,7 @@ addBootStep(async () => {
 
 /**
  * Opens and migrates the database, runs registered steps (demo data), starts the background
- * order reconciler, and on a database with no developers creates a demo developer and prints
+ * order reconciler and image queue, and on a database with no developers creates a demo developer and prints
  * its key and a first request to try. The dashboard then acts as that developer, so what the
  * printed key makes shows in the dashboard.
  */
@@ -33,10 +34,15 @@ export async function boot(): Promise<void> {
   if (keyNotice.length > 0) process.stdout.write(['', ...keyNotice, ''].join('\n'));
   for (const step of bootSteps) await step();
   const reconciler = startOrderReconciler(database.db);
+  const images = startImageQueue(database.db);
   // Next.js exits on these after its own cleanup; the reconciler lets go of its orders first
   // when it can, and otherwise their leases lapse and another replica (or the next start) settles them.
+  // Images in hand stay held until their hold lapses, then any process takes them again.
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.once(signal, () => void reconciler.stop());
+    process.once(signal, () => {
+      void reconciler.stop();
+      void images.stop();
+    });
   const [row] = await database.db.select({ n: count() }).from(developers);
   if ((row?.n ?? 0) > 0) {
     await ensureDashboardKey(database.db);

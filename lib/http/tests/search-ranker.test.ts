@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { searchProductsResponse } from '../../contract/search';
-import { createFixtureStore } from '../../search/testing/catalogue';
+import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { sigmoid } from '../../search/ranker/model';
 import { startTestServer, type TestServer } from '../../testing/server';
 

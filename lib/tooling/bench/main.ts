@@ -6,20 +6,15 @@ import { sql } from 'drizzle-orm';
 import { measureImageQueryLatency } from '../images/bench';
 import { createDeveloper, createKey } from '../../auth/keys';
 import { readProductsFile } from '../../catalog/import-files';
-import { BadRecordError, normalizeProduct, type NormalizedProduct } from '../../catalog/normalize';
-import { upsertProducts } from '../../catalog/upsert';
 import { openDatabase, queryRows, type Db } from '../../db/client';
-import { maintainSearchTables } from '../../db/statistics';
 import { textEmbedder } from '../../embeddings';
-import { indexProducts } from '../../search/indexer';
-import { addStore } from '../../stores/registry';
 import { startApiProcess } from './api-process';
 import { copyEmbeddingCache } from './copy-cache';
+import { benchImports, benchSyncs, embeddingSetup } from './ingest';
 import { benchEngine, ENGINES, type EngineName } from './engines';
 import { percentile } from './percentile';
 
 const DATASETS = path.resolve(process.cwd(), '../shared/datasets');
-const UPSERT_BATCH = 250;
 
 interface LoadFigures {
   connections: number;
@@ -167,67 +162,6 @@ async function benchScope(
   return { c1: figures(c1), c8: figures(c8) };
 }
 
-/**
- * The catalogue split evenly across `count` stores, each upserted as a sync would, then indexed
- * in one pass (postings, statistics and embeddings for every store, one HNSW build).
- */
-async function ingest(db: Db, raw: unknown[], count: number) {
-  const started = performance.now();
-  const storeIds: string[] = [];
-  const ids: number[] = [];
-  const share = Math.ceil(raw.length / count);
-  for (let s = 0; s < count; s++) {
-    const store = await addStore(db, {
-      domain: `bench-${s + 1}.example.com`,
-      name: `Bench ${s + 1}`,
-    });
-    storeIds.push(store.id);
-    const records = raw.slice(s * share, (s + 1) * share);
-    for (let i = 0; i < records.length; i += UPSERT_BATCH) {
-      const batch: NormalizedProduct[] = [];
-      for (const r of records.slice(i, i + UPSERT_BATCH)) {
-        try {
-          batch.push(normalizeProduct(r));
-        } catch (err) {
-          if (!(err instanceof BadRecordError)) throw err;
-        }
-      }
-      ids.push(...(await upsertProducts(db, store.id, batch)).writtenIds);
-    }
-  }
-  const upsertS = (performance.now() - started) / 1000;
-  let lastPrint = 0;
-  const indexed = await indexProducts(db, ids, {
-    onProgress: (done, total) => {
-      if (performance.now() - lastPrint < 15_000) return;
-      lastPrint = performance.now();
-      process.stderr.write(`indexing ${done}/${total}\n`);
-    },
-  });
-  // What a sync does at its end (lib/catalog/ingest.ts): the planner needs the new row counts.
-  const analyzeStarted = performance.now();
-  await maintainSearchTables(db);
-  const analyzeS = (performance.now() - analyzeStarted) / 1000;
-  const totalMs = performance.now() - started;
-  const perSecond = (ms: number) => Math.round((ids.length / Math.max(ms / 1000, 1e-3)) * 10) / 10;
-  const figures = {
-    products: ids.length,
-    total_per_s: perSecond(totalMs),
-    upsert_per_s: Math.round((ids.length / upsertS) * 10) / 10,
-    lexical_per_s: perSecond(indexed.lexicalMs),
-    embedding_per_s: perSecond(indexed.embeddingMs),
-    embedded_by_model: indexed.embedded,
-    embedding_cache_hits: indexed.reused,
-    hnsw_build_s: Math.round(indexed.vectorIndexMs / 100) / 10,
-    analyze_s: Math.round(analyzeS * 10) / 10,
-  };
-  console.log(
-    `ingest: ${figures.products} products in ${count} stores, ${figures.total_per_s}/s end to end; upsert ${figures.upsert_per_s}/s, lexical index ${figures.lexical_per_s}/s, ` +
-      `embeddings ${figures.embedding_per_s}/s (${figures.embedded_by_model} through the model, ${figures.embedding_cache_hits} from cache), HNSW build ${figures.hnsw_build_s} s, ANALYZE ${figures.analyze_s} s`,
-  );
-  return { storeIds, figures };
-}
-
 async function main() {
   // Request logs would drown the figures; warnings and errors still show.
   process.env.LOG_LEVEL ??= 'warn';
@@ -263,6 +197,15 @@ async function main() {
       './data/eval',
     )
     .option('--no-image', 'skip the image query measurement')
+    .option(
+      '--import-file <file>',
+      'products.json imported twice (new store, then cached embeddings)',
+      path.join(DATASETS, 'shopify-spacire/products.json'),
+    )
+    .option(
+      '--ingest-only',
+      'ingest figures only, from an empty embedding cache (no cache copy, no search load)',
+    )
     .parse();
   const opts = program.opts<{
     products: string;
@@ -275,8 +218,10 @@ async function main() {
     dataDir: string;
     cacheFrom: string;
     image: boolean;
+    importFile: string;
+    ingestOnly?: boolean;
   }>();
-  for (const file of [opts.products, opts.queries]) {
+  for (const file of [opts.products, opts.queries, opts.importFile]) {
     if (!fs.existsSync(file)) {
       throw new Error(
         `${file} is missing: the bench reads ../shared/datasets (or --products, --queries)`,
@@ -292,13 +237,22 @@ async function main() {
   try {
     const database = await engine.open();
     const db = database.db;
-    const provider = textEmbedder();
-    const copyStarted = performance.now();
-    const cached = await copyEmbeddingCache(db, opts.cacheFrom, provider.modelId);
-    console.log(
-      `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`,
-    );
-    const { storeIds, figures } = await ingest(db, raw, Math.min(opts.stores, raw.length));
+    if (!opts.ingestOnly) {
+      const copyStarted = performance.now();
+      const cached = await copyEmbeddingCache(db, opts.cacheFrom, textEmbedder().modelId);
+      console.log(
+        `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`,
+      );
+    }
+    const embedding = embeddingSetup();
+    const { storeIds, sync, resync } = await benchSyncs(db, raw, Math.min(opts.stores, raw.length));
+    const imports = await benchImports(db, opts.importFile);
+    const ingest = { embedding, sync, resync, ...imports };
+    if (opts.ingestOnly) {
+      await database.close();
+      console.log(JSON.stringify({ engine: opts.engine, stores: storeIds.length, ingest }));
+      return;
+    }
     const databaseMb = await catalogueMegabytes(db);
     console.log(`catalogue in the database (tables and indexes): ${databaseMb} MB`);
 
@@ -344,12 +298,12 @@ async function main() {
       JSON.stringify({
         engine: opts.engine,
         stores: storeIds.length,
-        products: figures.products,
+        products: sync.products,
         one_store: oneStore,
         all_stores: allStores,
         rss_mb: rssMb,
         database_mb: databaseMb,
-        ingest: figures,
+        ingest,
         image_query: imageQuery,
         queries: queries.length,
         seconds_per_run: opts.seconds,

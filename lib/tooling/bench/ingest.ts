@@ -1,0 +1,140 @@
+import { sql } from 'drizzle-orm';
+import { importFiles } from '../../catalog/import-files';
+import type { JobOutcome } from '../../catalog/store-job';
+import { startSync } from '../../catalog/sync';
+import { queryRows, type Db } from '../../db/client';
+import { textEmbedder } from '../../embeddings';
+import { EMBED_TASK_SIZE, PooledTextProvider } from '../../embeddings/pool';
+import { EMBED_BATCH } from '../../search/indexer';
+import { startStoreSim } from '../../store-sim/server';
+import type { ShopifyProductInput } from '../../store-sim/catalogue';
+import { addStore } from '../../stores/registry';
+
+export interface RunFigures {
+  /** Products the store listed (seen), over every store of the run. */
+  products: number;
+  seconds: number;
+  per_s: number;
+  /**
+   * CPU this process spent (its worker threads and, on PGlite, the database included): on a
+   * shared machine the wall time says as much about the neighbours as about the code.
+   */
+  cpu_s: number;
+  per_cpu_s: number;
+  added: number;
+  changed: number;
+  unchanged: number;
+  /** Inputs that went through the embedding model (new rows in embedding_cache). */
+  embedded_by_model: number;
+}
+
+function round(value: number, places = 1): number {
+  const scale = 10 ** places;
+  return Math.round(value * scale) / scale;
+}
+
+async function cachedVectors(db: Db): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM embedding_cache WHERE model_id = ${textEmbedder().modelId}`,
+  );
+  return Number(row!.n);
+}
+
+/** Runs jobs one after another, as an operator syncing stores would, and sums their progress. */
+async function timed(db: Db, jobs: Array<() => Promise<JobOutcome>>): Promise<RunFigures> {
+  const vectorsBefore = await cachedVectors(db);
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const sum = { products: 0, added: 0, changed: 0, unchanged: 0 };
+  for (const job of jobs) {
+    const outcome = await job();
+    if (outcome.state !== 'succeeded') throw new Error(`bench job failed: ${outcome.error}`);
+    sum.products += outcome.progress.seen;
+    sum.added += outcome.progress.added;
+    sum.changed += outcome.progress.changed;
+    sum.unchanged += outcome.progress.unchanged;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  return {
+    ...sum,
+    seconds: round(seconds, 2),
+    per_s: round(sum.products / Math.max(seconds, 1e-3)),
+    cpu_s: round(cpuSeconds, 2),
+    per_cpu_s: round(sum.products / Math.max(cpuSeconds, 1e-3)),
+    embedded_by_model: (await cachedVectors(db)) - vectorsBefore,
+  };
+}
+
+function describe(label: string, f: RunFigures): string {
+  return (
+    `${label}: ${f.products} products in ${f.seconds} s, ${f.per_s} products/s ` +
+    `(CPU ${f.cpu_s} s, ${f.per_cpu_s} products per CPU-second) ` +
+    `(added ${f.added}, changed ${f.changed}, unchanged ${f.unchanged}; ${f.embedded_by_model} embedded by the model)`
+  );
+}
+
+/** How text embedding runs in this process: worker threads, and the batch sizes in use. */
+export function embeddingSetup() {
+  const embedder = textEmbedder();
+  const setup = {
+    workers: embedder instanceof PooledTextProvider ? embedder.threads : 0,
+    texts_per_task: EMBED_TASK_SIZE,
+    products_per_index_batch: EMBED_BATCH,
+  };
+  console.log(
+    `text embedding: ${setup.workers} worker thread(s) (0: main thread), ${setup.texts_per_task} texts per worker task, ${setup.products_per_index_batch} products per indexing batch`,
+  );
+  return setup;
+}
+
+/**
+ * The catalogue split evenly across `count` stores, each served by the store simulator on
+ * loopback and synced through the real sync path (startSync: pages fetched, normalized,
+ * upserted, indexed, statistics maintained), then synced again unchanged.
+ */
+export async function benchSyncs(db: Db, raw: unknown[], count: number) {
+  const share = Math.ceil(raw.length / count);
+  const shops = Array.from({ length: count }, (_, s) => ({
+    domain: `bench-${s + 1}.example.com`,
+    name: `Bench ${s + 1}`,
+    products: raw.slice(s * share, (s + 1) * share) as ShopifyProductInput[],
+  }));
+  const sim = await startStoreSim({ shops });
+  try {
+    const storeIds: string[] = [];
+    for (const shop of shops) {
+      storeIds.push((await addStore(db, { domain: shop.domain, name: shop.name })).id);
+    }
+    const syncAll = () =>
+      storeIds.map((id, s) => async () => {
+        const { done } = await startSync(db, id, { baseUrl: sim.shopUrl(shops[s]!.domain) });
+        return done;
+      });
+    const sync = await timed(db, syncAll());
+    console.log(describe(`sync into ${count} new store(s)`, sync));
+    const resync = await timed(db, syncAll());
+    console.log(describe('re-sync of the unchanged store(s)', resync));
+    return { storeIds, sync, resync };
+  } finally {
+    await sim.close();
+  }
+}
+
+/**
+ * A products.json file imported (importFiles, the path `catalog import` takes) into two new
+ * stores: the first embeds what the cache lacks, the second finds every input cached.
+ */
+export async function benchImports(db: Db, file: string) {
+  const runs: RunFigures[] = [];
+  for (const n of [1, 2]) {
+    const store = await addStore(db, { domain: `bench-import-${n}.example.com` });
+    runs.push(await timed(db, [() => importFiles(db, store.id, [file])]));
+  }
+  const [first, cached] = runs as [RunFigures, RunFigures];
+  console.log(describe('file import into a new store', first));
+  console.log(describe('same file into another store, embeddings cached', cached));
+  return { import_first: first, import_cached: cached };
+}
