@@ -5,7 +5,6 @@ import { documentScore } from './bm25';
 import type { LexicalQuery } from './query-terms';
 import { BM25_FULL, COVERAGE_SHARE } from './score';
 import { withSearchSettings } from './search-settings';
-import { shardScopes } from './shards';
 import { textArray } from './sql-arrays';
 import { indexPredicate, typedEmbedding, vectorParam } from './vector-index';
 
@@ -41,9 +40,7 @@ export interface CandidateFilters {
  */
 export type SearchScope =
   | { storeId: string; storeDocs: number }
-  | { excludeStoreIds: readonly string[] }
-  /** The open stores of one Citus shard (shardScopes). */
-  | { storeIds: readonly string[] };
+  | { excludeStoreIds: readonly string[] };
 
 export interface RetrievalRequest extends CandidateFilters {
   scope: SearchScope;
@@ -83,7 +80,6 @@ export interface Candidate {
 function inScope(scope: SearchScope, alias: string): SQL {
   const column = sql.raw(`${alias}.store_id`);
   if ('storeId' in scope) return sql`${column} = ${scope.storeId}`;
-  if ('storeIds' in scope) return sql`${column} = ANY(${textArray(scope.storeIds)})`;
   if (scope.excludeStoreIds.length === 0) return sql`true`;
   return sql`${column} <> ALL(${textArray(scope.excludeStoreIds)})`;
 }
@@ -304,21 +300,13 @@ function scoreCandidates(rows: RetrievalRow[], lexical: LexicalQuery | undefined
     });
 }
 
-/**
- * The candidates and their signals (retrievalQuery, once per shard on Citus: shardScopes), with
- * the HNSW settings of this search. Each store lives in one shard, so the parts' rows never
- * overlap, and each part brings its own best candidates: together they are at least the ones a
- * single statement over every store would have found.
- */
+/** The candidates and their signals (retrievalQuery), with the HNSW settings of this search. */
 export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise<Candidate[]> {
-  const parts = await shardScopes(db, req.scope);
-  const rows = await Promise.all(parts.map((scope) => retrievalRows(db, { ...req, scope })));
-  const lexical = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
-  return scoreCandidates(rows.flat(), lexical);
-}
-
-async function retrievalRows(db: Db, req: RetrievalRequest): Promise<RetrievalRow[]> {
   const query = retrievalQuery(req);
-  if (!req.text && !req.image) return queryRows<RetrievalRow>(db, query);
-  return withSearchSettings(db, (session) => queryRows<RetrievalRow>(session, query));
+  const rows =
+    req.text || req.image
+      ? await withSearchSettings(db, (session) => queryRows<RetrievalRow>(session, query))
+      : await queryRows<RetrievalRow>(db, query);
+  const lexical = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
+  return scoreCandidates(rows, lexical);
 }
