@@ -39,8 +39,7 @@ export interface CandidateFilters {
  * policy is a filter inside the one retrieval, not a loop over stores.
  */
 export type SearchScope =
-  | { storeId: string; storeDocs: number }
-  | { excludeStoreIds: readonly string[] };
+  { storeId: string; storeDocs: number } | { excludeStoreIds: readonly string[] };
 
 export interface RetrievalRequest extends CandidateFilters {
   scope: SearchScope;
