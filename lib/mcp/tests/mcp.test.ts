@@ -338,10 +338,12 @@ describe.each([
     expect(text(result)).toContain(link.checkout_url);
 
     const bare = ok(await call(agent, 'create_profile')).profile.id;
+    // Other suites' stores may hold the same platform ids (501...), so the store is named.
     const plain = await call(agent, 'checkout_link', {
       product_id: productId,
       variant_id: '5011',
       profile_id: bare,
+      store_id: shopId,
     });
     expect(ok(plain)).toMatchObject({
       shipping_prefilled: false,
@@ -353,6 +355,7 @@ describe.each([
       product_id: productId,
       variant_id: 5021,
       profile_id: userId,
+      store_id: shopId,
     });
     expect(expectFailure(stranger, 'INVALID_REQUEST')).toMatch(/5011, 5012/);
   });
