@@ -65,6 +65,7 @@ export const storeSummary = z
 export type StoreSummary = z.output<typeof storeSummary>;
 export type SyncProgress = z.output<typeof syncProgress>;
 export type AccessPolicy = StoreSummary['access_policy'];
+export type ImageQueueStatus = z.output<typeof imageQueue>;
 
 export const addStoreRequest = z
   .object({

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { ImageQueueStatus } from '../contract/admin-stores';
 import { env } from '../config/env';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
@@ -181,15 +182,6 @@ export function startImageQueue(db: Db): ImageQueue {
   running.add(queue);
   const finished = loop();
   return queue;
-}
-
-export interface ImageQueueStatus {
-  /** Products whose image is waiting to be embedded (new, changed, or failed before). */
-  pending: number;
-  /** Of those, the ones whose last fetch failed: tried again after a growing wait. */
-  retrying: number;
-  /** Hosts of pending images that could not be reached at the last try. */
-  unreachable_hosts: string[];
 }
 
 /** Each store's image queue, for the operator API's store status. */
