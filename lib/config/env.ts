@@ -8,6 +8,8 @@ const schema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Largest page cache of the embedded database in MB (see lib/db/pglite-buffers.ts). */
+  PGLITE_BUFFERS_MB: z.coerce.number().int().min(16).max(2048).default(384),
   EMBEDDING_MODEL: z.string().default('use-lite'),
   /** Worker threads running the text model; unset: one per core; 0: the main thread. */
   EMBEDDING_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
@@ -48,6 +50,8 @@ const schema = z.object({
   IMAGE_CACHE_TTL_HOURS: z.coerce.number().min(0).default(24),
   /** Image cosine that counts as "unrelated" (0 similarity); unset: the image model's own. */
   IMAGE_SIMILARITY_FLOOR: z.coerce.number().min(0).max(0.99).optional(),
+  /** Memory bound of the ranker's cache of analyzed candidate titles, in MB. */
+  TITLE_CACHE_MB: z.coerce.number().min(1).default(32),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   /** A ranker model file (npm run train-ranker -- --out FILE) instead of the shipped one. */
   RANKER_MODEL: z.string().min(1).optional(),

@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { dataDir, env } from '../config/env';
 import { acquireLock, readLock } from './lock';
+import { pgliteBuffersMb } from './pglite-buffers';
 import * as schema from './schema';
 import { sessionSettingStatements } from './session-settings';
 
@@ -89,7 +90,15 @@ async function openEmbedded(dir: string | undefined, opts: OpenOptions): Promise
   const lock = acquireLock(dir);
   try {
     fs.mkdirSync(path.join(dir, 'pg'), { recursive: true });
-    const client = await PGlite.create(path.join(dir, 'pg'), { extensions: { vector } });
+    const client = await PGlite.create(path.join(dir, 'pg'), {
+      extensions: { vector },
+      // Start parameters replace PGlite's own, so they are kept and the cache size added.
+      startParams: [
+        ...PGlite.defaultStartParams,
+        '-c',
+        `shared_buffers=${pgliteBuffersMb(path.join(dir, 'pg'), env().PGLITE_BUFFERS_MB)}MB`,
+      ],
+    });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder: migrationsDir() });
     await client.exec(sessionSettingStatements().join('; '));
