@@ -1,7 +1,8 @@
-import { analyze, isModelNumber } from '../analyzer';
+import { isModelNumber } from '../analyzer';
 import { impact } from '../bm25';
 import type { QueryTerm } from '../query-terms';
 import type { Candidate } from '../retrieve';
+import { analyzedTitle } from '../title-analysis';
 
 /**
  * The evidence the learned ranker weighs for one candidate of one query. Everything is read
@@ -79,7 +80,7 @@ function shapeOf(q: RankingQuery): QueryShape {
 }
 
 /** Share of the query's adjacent word pairs that stand side by side in the title. */
-function phraseShare(words: string[], title: string[]): number {
+function phraseShare(words: string[], title: readonly string[]): number {
   if (words.length < 2) return 0;
   const bigrams = new Set(title.slice(1).map((t, i) => `${title[i]} ${t}`));
   let found = 0;
@@ -91,7 +92,7 @@ function phraseShare(words: string[], title: string[]): number {
  * How close together the query's words stand in the title: k / (span of the shortest window
  * holding every query word the title holds), 1 when they are adjacent; 0 under two such words.
  */
-function proximity(words: string[], title: string[]): number {
+function proximity(words: string[], title: readonly string[]): number {
   const wanted = new Set(words.filter((w) => title.includes(w)));
   if (wanted.size < 2) return 0;
   let best = Infinity;
@@ -112,7 +113,7 @@ function proximity(words: string[], title: string[]): number {
 function candidateFeatures(
   q: QueryShape,
   c: Candidate,
-  title: string[],
+  title: readonly string[],
   avgTitleLength: number,
 ): number[] {
   const held = new Set(c.matched);
@@ -159,7 +160,7 @@ function candidateFeatures(
  */
 export function rankingFeatures(query: RankingQuery, candidates: Candidate[]): number[][] {
   const shape = shapeOf(query);
-  const titles = candidates.map((c) => analyze(c.title));
+  const titles = candidates.map((c) => analyzedTitle(c.title));
   const avgTitleLength = Math.max(
     titles.reduce((sum, t) => sum + t.length, 0) / Math.max(titles.length, 1),
     1,
