@@ -38,19 +38,35 @@ function pgTools(): string {
 }
 
 /**
- * The engine under test. pglite: the embedded default in a data directory. postgres: Debian's
- * PostgreSQL 15 with pgvector; citus: a coordinator and two workers; both started on loopback
- * through shared/postgres/pg in a temporary directory.
+ * The engine under test. pglite: the embedded default in a data directory (kept with reuse).
+ * postgres: Debian's PostgreSQL 15 with pgvector; citus: a coordinator and two workers; both
+ * started on loopback through shared/postgres/pg in a temporary directory, or the running
+ * server at `existing.url`.
  */
-export function benchEngine(name: EngineName, dataDir: string, port: number): BenchEngine {
+export function benchEngine(
+  name: EngineName,
+  dataDir: string,
+  port: number,
+  existing: { reuse: boolean; url?: string } = { reuse: false },
+): BenchEngine {
   if (name === 'pglite') {
     return {
       name,
       open: () => {
-        fs.rmSync(dataDir, { recursive: true, force: true });
+        if (!existing.reuse) fs.rmSync(dataDir, { recursive: true, force: true });
         return openDatabase({ dataDir });
       },
       connection: () => ({ dataDir }),
+      stop: () => Promise.resolve(),
+    };
+  }
+  if (existing.url) {
+    const url = existing.url;
+    return {
+      name,
+      open: () => openDatabase({ url }),
+      connection: () => ({ url }),
+      // A server the bench did not start is not the bench's to stop.
       stop: () => Promise.resolve(),
     };
   }

@@ -9,6 +9,7 @@ import { EMBED_BATCH } from '../../search/indexer';
 import { startStoreSim } from '../../store-sim/server';
 import type { ShopifyProductInput } from '../../store-sim/catalogue';
 import { addStore } from '../../stores/registry';
+import { textArray } from '../../search/sql-arrays';
 
 export interface RunFigures {
   /** Products the store listed (seen), over every store of the run. */
@@ -95,10 +96,12 @@ export function embeddingSetup() {
  * loopback and synced through the real sync path (startSync: pages fetched, normalized,
  * upserted, indexed, statistics maintained), then synced again unchanged.
  */
+const benchDomain = (n: number) => `bench-${n}.example.com`;
+
 export async function benchSyncs(db: Db, raw: unknown[], count: number) {
   const share = Math.ceil(raw.length / count);
   const shops = Array.from({ length: count }, (_, s) => ({
-    domain: `bench-${s + 1}.example.com`,
+    domain: benchDomain(s + 1),
     name: `Bench ${s + 1}`,
     products: raw.slice(s * share, (s + 1) * share) as ShopifyProductInput[],
   }));
@@ -137,4 +140,36 @@ export async function benchImports(db: Db, file: string) {
   console.log(describe('file import into a new store', first));
   console.log(describe('same file into another store, embeddings cached', cached));
   return { import_first: first, import_cached: cached };
+}
+
+/** Products held by these stores. */
+export async function productsIn(db: Db, storeIds: string[]): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM products WHERE store_id = ANY(${textArray(storeIds)})`,
+  );
+  return Number(row!.n);
+}
+
+/**
+ * The stores an earlier run's benchSyncs filled with `records` split across `count` stores, for
+ * a run that measures search again without ingesting: refused unless exactly those stores hold
+ * every record.
+ */
+export async function benchStoresOf(db: Db, count: number, records: number): Promise<string[]> {
+  const domains = Array.from({ length: count + 1 }, (_, s) => benchDomain(s + 1));
+  const rows = await queryRows<{ id: string; domain: string }>(
+    db,
+    sql`SELECT id, domain FROM stores WHERE domain = ANY(${textArray(domains)})`,
+  );
+  const byDomain = new Map(rows.map((r) => [r.domain, r.id]));
+  const storeIds = domains.slice(0, count).flatMap((d) => byDomain.get(d) ?? []);
+  const held = storeIds.length === count ? await productsIn(db, storeIds) : 0;
+  if (storeIds.length !== count || byDomain.has(domains[count]!) || held !== records) {
+    throw new Error(
+      `--reuse: the database does not hold this catalogue across ${count} bench stores ` +
+        `(found ${storeIds.length} of them, ${held} of ${records} products); run without --reuse first`,
+    );
+  }
+  return storeIds;
 }

@@ -10,7 +10,7 @@ import { openDatabase, queryRows, type Db } from '../../db/client';
 import { textEmbedder } from '../../embeddings';
 import { startApiProcess } from './api-process';
 import { copyEmbeddingCache } from './copy-cache';
-import { benchImports, benchSyncs, embeddingSetup } from './ingest';
+import { benchImports, benchStoresOf, benchSyncs, embeddingSetup, productsIn } from './ingest';
 import { benchEngine, ENGINES, type EngineName } from './engines';
 import { percentile } from './percentile';
 
@@ -206,6 +206,14 @@ async function main() {
       '--ingest-only',
       'ingest figures only, from an empty embedding cache (no cache copy, no search load)',
     )
+    .option(
+      '--reuse',
+      'search figures only, on a database an earlier run filled with the same --stores split',
+    )
+    .option(
+      '--database-url <url>',
+      'a running postgres/citus server to bench instead of starting one (not stopped after)',
+    )
     .parse();
   const opts = program.opts<{
     products: string;
@@ -220,6 +228,8 @@ async function main() {
     image: boolean;
     importFile: string;
     ingestOnly?: boolean;
+    reuse?: boolean;
+    databaseUrl?: string;
   }>();
   for (const file of [opts.products, opts.queries, opts.importFile]) {
     if (!fs.existsSync(file)) {
@@ -233,27 +243,47 @@ async function main() {
   const { records } = await readProductsFile(opts.products);
   const raw = records.slice(0, opts.limit ?? records.length);
 
-  const engine = benchEngine(opts.engine, path.resolve(opts.dataDir), opts.port);
+  if (opts.databaseUrl && opts.engine === 'pglite') {
+    throw new Error('--database-url names a postgres or citus server');
+  }
+  if (opts.reuse && opts.ingestOnly) throw new Error('--reuse measures search only');
+  if (opts.reuse && opts.engine !== 'pglite' && !opts.databaseUrl) {
+    throw new Error('--reuse on a server needs --database-url (a server the bench starts is new)');
+  }
+  const stores = Math.min(opts.stores, raw.length);
+  const engine = benchEngine(opts.engine, path.resolve(opts.dataDir), opts.port, {
+    reuse: Boolean(opts.reuse),
+    url: opts.databaseUrl,
+  });
   try {
     const database = await engine.open();
     const db = database.db;
-    if (!opts.ingestOnly) {
-      const copyStarted = performance.now();
-      const cached = await copyEmbeddingCache(db, opts.cacheFrom, textEmbedder().modelId);
-      console.log(
-        `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`,
-      );
+    let storeIds: string[];
+    let ingest;
+    if (opts.reuse) {
+      storeIds = await benchStoresOf(db, stores, raw.length);
+      console.log(`reusing ${storeIds.length} bench stores: no ingest figures`);
+    } else {
+      if (!opts.ingestOnly) {
+        const copyStarted = performance.now();
+        const cached = await copyEmbeddingCache(db, opts.cacheFrom, textEmbedder().modelId);
+        console.log(
+          `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`,
+        );
+      }
+      const embedding = embeddingSetup();
+      const syncs = await benchSyncs(db, raw, stores);
+      storeIds = syncs.storeIds;
+      const imports = await benchImports(db, opts.importFile);
+      ingest = { embedding, sync: syncs.sync, resync: syncs.resync, ...imports };
     }
-    const embedding = embeddingSetup();
-    const { storeIds, sync, resync } = await benchSyncs(db, raw, Math.min(opts.stores, raw.length));
-    const imports = await benchImports(db, opts.importFile);
-    const ingest = { embedding, sync, resync, ...imports };
     if (opts.ingestOnly) {
       await database.close();
       console.log(JSON.stringify({ engine: opts.engine, stores: storeIds.length, ingest }));
       return;
     }
     const databaseMb = await catalogueMegabytes(db);
+    const products = await productsIn(db, storeIds);
     console.log(`catalogue in the database (tables and indexes): ${databaseMb} MB`);
 
     const dev = await createDeveloper(db, 'bench', 'pro');
@@ -298,7 +328,7 @@ async function main() {
       JSON.stringify({
         engine: opts.engine,
         stores: storeIds.length,
-        products: sync.products,
+        products,
         one_store: oneStore,
         all_stores: allStores,
         rss_mb: rssMb,
