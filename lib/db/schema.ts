@@ -366,10 +366,19 @@ export const searchStoreStats = pgTable('search_store_stats', {
  * The vocabulary over every store with each term's document frequency: the global statistics
  * that make one store's scores comparable with another's, and the list typo correction searches.
  */
-export const searchTerms = pgTable('search_terms', {
-  term: text('term').primaryKey(),
-  df: integer('df').notNull(),
-});
+export const searchTerms = pgTable(
+  'search_terms',
+  {
+    term: text('term').primaryKey(),
+    df: integer('df').notNull(),
+  },
+  // A mistyped query term's spelling candidates share three letters with it, at its start or
+  // one letter in (lib/search/query-terms.ts); without these, each lookup read the vocabulary.
+  (t) => [
+    index('search_terms_head_idx').on(sql`substr(${t.term}, 1, 3)`),
+    index('search_terms_shifted_head_idx').on(sql`substr(${t.term}, 2, 3)`),
+  ],
+);
 
 export const orders = pgTable(
   'orders',

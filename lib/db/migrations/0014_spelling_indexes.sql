@@ -1,0 +1,2 @@
+CREATE INDEX "search_terms_head_idx" ON "search_terms" USING btree (substr("term", 1, 3));--> statement-breakpoint
+CREATE INDEX "search_terms_shifted_head_idx" ON "search_terms" USING btree (substr("term", 2, 3));
