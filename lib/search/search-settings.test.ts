@@ -19,21 +19,21 @@ describe('withSearchSettings', () => {
   it('runs the search as it is when the session starts with the settings', async () => {
     database = await openDatabase({ url: 'memory://' });
     const { db } = database;
-    expect(await settings(db)).toEqual({ ef: '100', scan: 'relaxed_order' });
+    expect(await settings(db)).toEqual({ ef: '40', scan: 'relaxed_order' });
     const inside = await withSearchSettings(db, async (session) => ({
       session,
       settings: await settings(session),
     }));
     expect(inside.session).toBe(db);
-    expect(inside.settings).toEqual({ ef: '100', scan: 'relaxed_order' });
+    expect(inside.settings).toEqual({ ef: '40', scan: 'relaxed_order' });
   });
 
   it('sets them for the search alone when the session lacks them', async () => {
     database = await openDatabase({ url: 'memory://' });
     const { db } = database;
-    await db.execute(sql`SET hnsw.ef_search = 40`);
+    await db.execute(sql`SET hnsw.ef_search = 100`);
     await db.execute(sql`SET hnsw.iterative_scan = off`);
-    expect(await withSearchSettings(db, settings)).toEqual({ ef: '100', scan: 'relaxed_order' });
-    expect(await settings(db)).toEqual({ ef: '40', scan: 'off' });
+    expect(await withSearchSettings(db, settings)).toEqual({ ef: '40', scan: 'relaxed_order' });
+    expect(await settings(db)).toEqual({ ef: '100', scan: 'off' });
   });
 });
