@@ -4,6 +4,7 @@ import {
   bigserial,
   bigint,
   boolean,
+  check,
   customType,
   doublePrecision,
   foreignKey,
@@ -361,6 +362,21 @@ export const searchStoreStats = pgTable('search_store_stats', {
   docCount: integer('doc_count').notNull(),
   totalLen: doublePrecision('total_len').notNull(),
 });
+
+/**
+ * search_store_stats summed over every store, in one row: BM25's N and average length as a
+ * search reads them, two numbers whatever the number of stores. The indexer recomputes it in the
+ * transaction that changes a store's row (lib/search/lexical-index.ts).
+ */
+export const searchCorpusStats = pgTable(
+  'search_corpus_stats',
+  {
+    one: boolean('one').primaryKey().default(true),
+    docCount: doublePrecision('doc_count').notNull(),
+    totalLen: doublePrecision('total_len').notNull(),
+  },
+  (t) => [check('search_corpus_stats_one_row', sql`${t.one}`)],
+);
 
 /**
  * The vocabulary over every store with each term's document frequency: the global statistics

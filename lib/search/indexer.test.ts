@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../db/client';
+import { queryRows, type Db } from '../db/client';
 import { products, searchPostings } from '../db/schema';
 import { startTestServer, type TestServer } from '../testing/server';
 import { madeUpWord } from '../testing/unique';
@@ -75,6 +75,7 @@ describe('indexProducts', () => {
           FROM search_postings WHERE store_id = ${store.id}) d`,
     );
     expect(stats!.total_len).toBeCloseTo(posted!.len, 6);
+    await expectCorpusIsSumOfStores(db);
 
     const vectors = await queryRows<{ n: number }>(
       db,
@@ -99,5 +100,37 @@ describe('indexProducts', () => {
       [dropped]: 0,
       [added]: 1,
     });
+    await expectCorpusIsSumOfStores(db);
+  });
+
+  it('keeps the corpus totals right when stores are indexed at once', async () => {
+    const db = t.database.db;
+    const word = madeUpWord();
+    await Promise.all(
+      [0, 1, 2, 3].map((n) =>
+        createFixtureStore(db, [
+          {
+            id: 9101 + n,
+            title: `${word} Lamp ${n}`,
+            variants: [{ id: 91010 + n, price: '4.00' }],
+          },
+          { id: 9201 + n, title: `${word} Shade`, variants: [{ id: 92010 + n, price: '2.00' }] },
+        ]),
+      ),
+    );
+    await expectCorpusIsSumOfStores(db);
   });
 });
+
+/** search_corpus_stats, which searches read, holds every store's row summed. */
+async function expectCorpusIsSumOfStores(db: Db) {
+  const [row] = await queryRows<{ n: number; len: number; sum_n: number; sum_len: number }>(
+    db,
+    sql`SELECT c.doc_count AS n, c.total_len AS len, s.n AS sum_n, s.len AS sum_len
+        FROM search_corpus_stats c,
+             (SELECT sum(doc_count)::float8 AS n, sum(total_len)::float8 AS len
+              FROM search_store_stats) s`,
+  );
+  expect(row!.n).toBe(row!.sum_n);
+  expect(row!.len).toBeCloseTo(row!.sum_len, 6);
+}

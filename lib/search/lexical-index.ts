@@ -57,13 +57,11 @@ function productTerms(p: IndexableProduct): ProductTerms {
   return { tf, length };
 }
 
-/** Sum of document counts and lengths over every store: BM25's N and average length. */
+/** Document count and length over every store: BM25's N and average length. */
 async function corpusTotals(db: Db): Promise<{ docCount: number; totalLen: number }> {
   const [row] = await queryRows<{ doc_count: number | string; total_len: number | string }>(
     db,
-    sql`SELECT coalesce(sum(doc_count), 0)::float8 AS doc_count,
-               coalesce(sum(total_len), 0)::float8 AS total_len
-        FROM search_store_stats`,
+    sql`SELECT doc_count, total_len FROM search_corpus_stats`,
   );
   return { docCount: Number(row?.doc_count ?? 0), totalLen: Number(row?.total_len ?? 0) };
 }
@@ -102,8 +100,9 @@ async function removePostings(db: Db, ids: number[], delta: PostingsDelta): Prom
 }
 
 /**
- * Brings search_terms and search_store_stats in line with a change of postings. Terms are
- * written in sorted order, so that concurrent indexers lock shared terms in the same order.
+ * Brings search_terms, search_store_stats and search_corpus_stats in line with a change of
+ * postings. Terms are written in sorted order, so that concurrent indexers lock shared terms in
+ * the same order.
  */
 async function applyDelta(db: Db, stores: string[], delta: PostingsDelta): Promise<void> {
   const changed = [...delta.df].filter(([, n]) => n !== 0).sort(([a], [b]) => (a < b ? -1 : 1));
@@ -132,6 +131,14 @@ async function applyDelta(db: Db, stores: string[], delta: PostingsDelta): Promi
     ON CONFLICT (store_id) DO UPDATE
       SET doc_count = excluded.doc_count,
           total_len = greatest(search_store_stats.total_len + excluded.total_len, 0)`);
+  // Locked first, in a statement of its own: the sums below then read every other indexer's
+  // stores as committed, where one UPDATE waiting on the lock would write the sums it read before.
+  await db.execute(sql`SELECT one FROM search_corpus_stats FOR UPDATE`);
+  await db.execute(sql`
+    UPDATE search_corpus_stats
+    SET doc_count = s.n, total_len = s.len
+    FROM (SELECT coalesce(sum(doc_count), 0)::float8 AS n, coalesce(sum(total_len), 0)::float8 AS len
+          FROM search_store_stats) s`);
 }
 
 /**

@@ -62,8 +62,8 @@ interface Statistics {
 async function readStatistics(db: Db, terms: string[]): Promise<Statistics> {
   const [row] = await queryRows<{ doc_count: number; total_len: number; dfs: unknown }>(
     db,
-    sql`SELECT (SELECT coalesce(sum(doc_count), 0)::float8 FROM search_store_stats) AS doc_count,
-               (SELECT coalesce(sum(total_len), 0)::float8 FROM search_store_stats) AS total_len,
+    sql`SELECT (SELECT doc_count FROM search_corpus_stats) AS doc_count,
+               (SELECT total_len FROM search_corpus_stats) AS total_len,
                (SELECT coalesce(json_agg(json_build_array(term, df)), '[]'::json)
                 FROM search_terms WHERE term = ANY(${textArray(terms)})) AS dfs`,
   );
