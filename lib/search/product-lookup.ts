@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { products, stores } from '../db/schema';
 import { ApiError } from '../errors';
 import { closedStoreIds, requireVisibleStore } from '../stores/access';
-import { loadProducts, shippingFor, toResult } from './product-results';
+import { loadProducts, shippingFor, toResult, type ProductKey } from './product-results';
 
 /**
  * The row id of the product with this platform id in the stores the caller may use (or in the
@@ -14,12 +14,12 @@ import { loadProducts, shippingFor, toResult } from './product-results';
  * hold the same id only when they copy one catalogue (simulators, tests); the store registered
  * first then answers, and store_id or store_domain picks another.
  */
-async function findProductRowId(
+async function findProductKey(
   db: Db,
   caller: Caller,
   externalId: string,
   query: GetProductQuery,
-): Promise<number | undefined> {
+): Promise<ProductKey | undefined> {
   let inScope;
   if (query.store_id !== undefined || query.store_domain !== undefined) {
     const store = await requireVisibleStore(db, caller.developerId, {
@@ -32,13 +32,13 @@ async function findProductRowId(
     inScope = closed.length > 0 ? notInArray(products.storeId, closed) : undefined;
   }
   const [row] = await db
-    .select({ id: products.id })
+    .select({ storeId: products.storeId, productId: products.id })
     .from(products)
     .innerJoin(stores, eq(stores.id, products.storeId))
     .where(and(eq(products.externalId, externalId), inScope))
     .orderBy(asc(stores.createdAt), asc(stores.id))
     .limit(1);
-  return row?.id;
+  return row;
 }
 
 /** GET /products/{id}: one product as search shows it, links pre-filled for the profile given. */
@@ -48,8 +48,8 @@ export async function getProduct(
   externalId: string,
   query: GetProductQuery,
 ): Promise<SearchProduct> {
-  const rowId = await findProductRowId(db, caller, externalId, query);
-  const row = rowId === undefined ? undefined : (await loadProducts(db, [rowId])).get(rowId);
+  const key = await findProductKey(db, caller, externalId, query);
+  const row = key && (await loadProducts(db, [key])).get(key.productId);
   if (!row) {
     throw new ApiError(
       'PRODUCT_NOT_FOUND',

@@ -63,8 +63,17 @@ export async function shippingFor(
   return attachedShipping(db, (await requireProfile(db, caller, profileId)).id);
 }
 
-/** The products with the variants that pass the filters (all of them without filters). */
-export async function loadProducts(db: Db, ids: number[], filters: CandidateFilters = {}) {
+export interface ProductKey {
+  storeId: string;
+  productId: number;
+}
+
+/**
+ * The products with the variants that pass the filters (all of them without filters), by row id.
+ * The store is part of the filter, so that on Citus a one-store search's products are read from
+ * its one shard, not from every shard.
+ */
+export async function loadProducts(db: Db, keys: ProductKey[], filters: CandidateFilters = {}) {
   const conditions = [sql`v.store_id = p.store_id`, sql`v.product_id = p.id`];
   if (filters.priceMin !== undefined) conditions.push(sql`v.price >= ${filters.priceMin}`);
   if (filters.priceMax !== undefined) conditions.push(sql`v.price <= ${filters.priceMax}`);
@@ -82,7 +91,8 @@ export async function loadProducts(db: Db, ids: number[], filters: CandidateFilt
                    'available', v.available) ORDER BY v.position, v.id)
                  FROM variants v WHERE ${sql.join(conditions, sql` AND `)}), '[]') AS variants
         FROM products p JOIN stores s ON s.id = p.store_id
-        WHERE p.id = ANY(${bigintArray(ids)})`,
+        WHERE p.store_id = ANY(${textArray([...new Set(keys.map((k) => k.storeId))])})
+          AND p.id = ANY(${bigintArray(keys.map((k) => k.productId))})`,
   );
   return new Map(rows.map((r) => [Number(r.id), r]));
 }

@@ -95,11 +95,7 @@ export async function searchProducts(db: Db, caller: Caller, req: ParsedSearchPr
     limit: req.max_result_count ?? req.result_count ?? DEFAULT_RESULT_COUNT,
     ...filters,
   });
-  const rows = await loadProducts(
-    db,
-    ranked.map((r) => r.productId),
-    filters,
-  );
+  const rows = await loadProducts(db, ranked, filters);
   const results = ranked.flatMap((r) => {
     const row = rows.get(r.productId);
     if (!row || row.variants.length === 0) return [];
