@@ -124,34 +124,81 @@ async function catalogueMegabytes(db: Db): Promise<number> {
   return Math.round(bytes / 1048576);
 }
 
-/** Search latency and throughput over HTTP at concurrency 1 and 8, for one scope. */
-async function benchScope(
-  api: { url: string },
+async function search(url: string, key: string, body: object): Promise<Response> {
+  return fetch(`${url}/api/search/products`, {
+    method: 'POST',
+    headers: { authorization: key, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...body, max_result_count: 10 }),
+  });
+}
+
+/** One pass over the queries, which embeds each once (cached afterwards), as a warm service. */
+async function firstPass(url: string, key: string, scope: SearchScopeChoice, queries: string[]) {
+  const started = performance.now();
+  for (const [n, text] of queries.entries()) {
+    const res = await search(url, key, { ...scope.storeOf(n), query: { text } });
+    if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
+  }
+  const ms = (performance.now() - started) / queries.length;
+  console.log(
+    `${scope.label.padEnd(10)} first pass (query embedding included): ${ms.toFixed(1)} ms/query`,
+  );
+}
+
+/**
+ * Concurrency 1 for every scope in one window, their requests taking turns: on a shared machine
+ * the load from elsewhere changes from one window to the next, and the all-stores / one-store
+ * ratio must compare searches that met the same load. req/s is 1 over the mean response time.
+ */
+async function alternatingC1(
+  url: string,
   key: string,
-  scope: SearchScopeChoice,
+  scopes: SearchScopeChoice[],
+  queries: string[],
+  seconds: number,
+): Promise<LoadFigures[]> {
+  const times = scopes.map((): number[] => []);
+  const errors = scopes.map(() => 0);
+  const end = performance.now() + seconds * 1000 * scopes.length;
+  for (let n = 0; performance.now() < end; n++) {
+    for (const [i, scope] of scopes.entries()) {
+      const started = performance.now();
+      const res = await search(url, key, {
+        ...scope.storeOf(n),
+        query: { text: queries[n % queries.length] },
+      });
+      await res.arrayBuffer();
+      times[i]!.push(performance.now() - started);
+      if (res.status !== 200) errors[i]!++;
+    }
+  }
+  return times.map((t, i) => {
+    t.sort((a, b) => a - b);
+    const round = (ms: number) => Math.round(ms * 10) / 10;
+    return {
+      connections: 1,
+      requests: t.length,
+      rps: round(t.length / (t.reduce((sum, ms) => sum + ms, 0) / 1000)),
+      p50: round(percentile(t, 50)),
+      p95: round(percentile(t, 95)),
+      p99: round(percentile(t, 99)),
+      errors: errors[i]!,
+    };
+  });
+}
+
+/** Search latency and throughput over HTTP at concurrency 1 (alternating) and 8, per scope. */
+async function benchScopes(
+  url: string,
+  key: string,
+  scopes: SearchScopeChoice[],
   queries: string[],
   seconds: number,
 ) {
-  // One pass embeds every query once (cached afterwards), as a warm service would have.
-  const started = performance.now();
-  for (const [n, text] of queries.entries()) {
-    const res = await fetch(`${api.url}/api/search/products`, {
-      method: 'POST',
-      headers: { authorization: key, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...scope.storeOf(n), query: { text }, max_result_count: 10 }),
-    });
-    if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
-  }
-  const firstPassMs = (performance.now() - started) / queries.length;
-  const c1 = await load(api.url, key, scope, queries, 1, seconds);
-  const c8 = await load(api.url, key, scope, queries, 8, seconds);
-  const row = (f: LoadFigures) =>
-    `${scope.label.padEnd(10)} c=${f.connections}  ${String(f.requests).padStart(6)} req  ${f.rps.toFixed(1).padStart(7)} req/s  p50 ${f.p50} ms  p95 ${f.p95} ms  p99 ${f.p99} ms  errors ${f.errors}`;
-  console.log(
-    `${scope.label.padEnd(10)} first pass (query embedding included): ${firstPassMs.toFixed(1)} ms/query`,
-  );
-  console.log(row(c1));
-  console.log(row(c8));
+  for (const scope of scopes) await firstPass(url, key, scope, queries);
+  const c1 = await alternatingC1(url, key, scopes, queries, seconds);
+  const c8: LoadFigures[] = [];
+  for (const scope of scopes) c8.push(await load(url, key, scope, queries, 8, seconds));
   const figures = (f: LoadFigures) => ({
     p50_ms: f.p50,
     p95_ms: f.p95,
@@ -159,7 +206,14 @@ async function benchScope(
     rps: f.rps,
     errors: f.errors,
   });
-  return { c1: figures(c1), c8: figures(c8) };
+  return scopes.map((scope, i) => {
+    for (const f of [c1[i]!, c8[i]!]) {
+      console.log(
+        `${scope.label.padEnd(10)} c=${f.connections}  ${String(f.requests).padStart(6)} req  ${f.rps.toFixed(1).padStart(7)} req/s  p50 ${f.p50} ms  p95 ${f.p95} ms  p99 ${f.p99} ms  errors ${f.errors}`,
+      );
+    }
+    return { c1: figures(c1[i]!), c8: figures(c8[i]!) };
+  });
 }
 
 async function main() {
@@ -295,17 +349,13 @@ async function main() {
     let allStores;
     let rssMb;
     try {
-      oneStore = await benchScope(
-        api,
+      [oneStore, allStores] = await benchScopes(
+        api.url,
         key,
-        { label: 'one_store', storeOf: (n) => ({ store_id: storeIds[n % storeIds.length]! }) },
-        queries,
-        opts.seconds,
-      );
-      allStores = await benchScope(
-        api,
-        key,
-        { label: 'all_stores', storeOf: () => ({}) },
+        [
+          { label: 'one_store', storeOf: (n) => ({ store_id: storeIds[n % storeIds.length]! }) },
+          { label: 'all_stores', storeOf: () => ({}) },
+        ],
         queries,
         opts.seconds,
       );
