@@ -9,7 +9,7 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** Largest page cache of the embedded database in MB (see lib/db/pglite-buffers.ts). */
-  PGLITE_BUFFERS_MB: z.coerce.number().int().min(16).max(2048).default(384),
+  PGLITE_BUFFERS_MB: z.coerce.number().int().min(16).max(2048).default(256),
   EMBEDDING_MODEL: z.string().default('use-lite'),
   /** Worker threads running the text model; unset: one per core; 0: the main thread. */
   EMBEDDING_WORKERS: z.coerce.number().int().min(0).max(64).optional(),

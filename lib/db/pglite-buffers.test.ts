@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { env } from '../config/env';
 import { openDatabase, queryRows } from './client';
 import { MIN_BUFFERS_MB, pgliteBuffersMb } from './pglite-buffers';
 
@@ -52,7 +53,7 @@ describe('the embedded database page cache', () => {
     expect(await shared()).toBe('128MB');
     // Files PostgreSQL does not know under base/ are left alone; here they stand for a catalogue.
     sparseFile(path.join(dir, 'pg', 'base', 'bench-padding'), 200);
-    const expected = pgliteBuffersMb(path.join(dir, 'pg'), 384);
+    const expected = pgliteBuffersMb(path.join(dir, 'pg'), env().PGLITE_BUFFERS_MB);
     expect(expected).toBeGreaterThan(200);
     expect(await shared()).toBe(`${expected}MB`);
   });
