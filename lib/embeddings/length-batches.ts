@@ -9,7 +9,7 @@ export const EMBED_TASK_SIZE = 8;
 
 /**
  * Embeds `texts` in batches of `size` taken in order of length, so each batch pads its texts
- * to a length close to theirs (Home Depot titles, 512 per run, in pages of 256: 15 to 30 %
+ * to a length close to theirs (Home Depot titles in pages of 256: 10 to 20 %
  * fewer CPU-seconds than batches in arrival order). Vectors come back in the order given.
  */
 export async function embedInLengthOrder(
