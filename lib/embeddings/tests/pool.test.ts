@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadTextModel } from '../models';
 import { PooledTextProvider } from '../pool';
+import { cosine } from '../provider';
 
 const TITLES = [
   'Cordless drill with two batteries',
@@ -12,7 +13,10 @@ const TITLES = [
 ];
 
 /** Enough text that one in-thread call keeps the model busy for a while. */
-const LARGE = Array.from({ length: 160 }, (_, i) => `${TITLES[i % TITLES.length]} model ${i}`);
+const LARGE = Array.from(
+  { length: 160 },
+  (_, i) => `${TITLES[i % TITLES.length]} model ${i}${' extra'.repeat(i % 7)}`,
+);
 
 const pool = new PooledTextProvider('use-lite', 2);
 
@@ -26,6 +30,13 @@ describe('text embeddings in worker threads', () => {
     expect(pool.modelId).toBe(local.modelId);
     expect(pooled).toHaveLength(70);
     expect(pooled).toEqual(expected);
+    // Both sides batch by length, so each slot is checked against its text embedded alone.
+    // Padding to a batch's longest text moves the last digits only; another text moves more.
+    for (const k of [0, 6, 13, 69]) {
+      const [alone] = await local.embedTexts([LARGE[k]!]);
+      expect(cosine(pooled[k]!, alone!)).toBeGreaterThan(0.999999);
+      expect(cosine(pooled[k]!, pooled[(k + 1) % 70]!)).toBeLessThan(0.9999);
+    }
     expect(await pool.embedTexts(TITLES)).toEqual(await local.embedTexts(TITLES));
     expect(await pool.embedTexts([])).toEqual([]);
   });
