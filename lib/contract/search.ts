@@ -110,7 +110,7 @@ const nullableSignal = (description: string) => z.number().nullable().meta({ des
 /**
  * Each part of one result's score (explain), after Meilisearch's showRankingScoreDetails: the
  * signals retrieval computed, the formula's similarity that similarity_threshold reads, and the
- * learned ranker's features with each one's contribution (weight * value) to its margin.
+ * learned ranker's features with each one's contribution to its margin.
  */
 export const scoreDetails = z
   .object({
@@ -133,9 +133,15 @@ export const scoreDetails = z
     ranker: z
       .object({
         score: z.number().meta({ description: 'sigmoid(bias + sum of contributions)' }),
-        bias: z.number(),
+        bias: z.number().meta({
+          description:
+            "The margin before any feature's share: a linear model's bias, or a tree ensemble's base plus its roots' values",
+        }),
         features: z.record(z.string(), z.number()),
-        contributions: z.record(z.string(), z.number()),
+        contributions: z.record(z.string(), z.number()).meta({
+          description:
+            "Each feature's share of the margin: weight * value, plus for a tree ensemble the change of node value at every split on that feature along the candidate's paths",
+        }),
       })
       .nullable()
       .meta({ description: 'The learned ranker (lib/search/ranker); null when it did not rank' }),

@@ -156,15 +156,14 @@ export function rankCandidates(gathered: Gathered, opts: RankOptions): RankedPro
         image: blended.image,
         style: blended.style,
         text,
-        ranker:
-          ranker && learned
-            ? {
-                score: learned.score,
-                bias: ranker.bias,
-                features: Object.fromEntries(FEATURE_NAMES.map((n, f) => [n, features[i]![f]!])),
-                contributions: learned.contributions,
-              }
-            : null,
+        ranker: learned
+          ? {
+              score: learned.score,
+              bias: learned.bias,
+              features: Object.fromEntries(FEATURE_NAMES.map((n, f) => [n, features[i]![f]!])),
+              contributions: learned.contributions,
+            }
+          : null,
       };
       return { ...ranked, details };
     })

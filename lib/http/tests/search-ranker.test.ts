@@ -1,11 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { searchProductsResponse } from '../../contract/search';
-import { createFixtureStore } from '../../testing/fixtures/catalogue';
+import { rankerServerForFile } from '../../testing/fixtures/ranker-server';
 import { sigmoid } from '../../search/ranker/model';
-import { startTestServer, type TestServer } from '../../testing/server';
 
 const TOKEN = 'operator-token-for-ranker-tests-0123';
 
@@ -15,40 +11,13 @@ const TOKEN = 'operator-token-for-ranker-tests-0123';
  */
 const MODEL = { kind: 'linear', weights: { title_length: 3, coverage: 1 }, bias: -6 };
 
-let t: TestServer;
-let dev: { id: string; key: string };
-let store: { id: string };
-
-beforeAll(async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ranker-http-'));
-  const file = path.join(dir, 'model.json');
-  fs.writeFileSync(file, JSON.stringify(MODEL));
-  vi.stubEnv('RANKER_MODEL', file);
-  vi.stubEnv('OPERATOR_TOKEN', TOKEN);
-  vi.stubEnv('RATE_LIMIT_FREE', '1000');
-  t = await startTestServer();
-  dev = await t.newDeveloper('free');
-  const hose = (id: number, title: string) => ({
-    id,
-    title,
-    productType: 'Outdoor',
-    variants: [{ id: id * 10 + 1, price: '19.00' }],
-  });
-  store = await createFixtureStore(t.database.db, [
-    hose(8001, 'Garden Hose'),
-    hose(8002, 'Garden Hose Reel Cart with Wheels and Steel Frame'),
-  ]);
-});
-afterAll(async () => {
-  await t?.close();
-  vi.unstubAllEnvs();
-});
+const s = rankerServerForFile(MODEL, TOKEN, 8001);
 
 function search(body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return t.call('POST', '/search/products', {
-    key: dev.key,
+  return s.t.call('POST', '/search/products', {
+    key: s.dev.key,
     headers,
-    body: { store_id: store.id, query: { text: 'garden hose' }, max_result_count: 2, ...body },
+    body: { store_id: s.store.id, query: { text: 'garden hose' }, max_result_count: 2, ...body },
   });
 }
 
@@ -98,7 +67,7 @@ describe('search ordered by the learned ranker', () => {
   });
 
   it('documents explain, the operator header and the score details in OpenAPI', async () => {
-    const res = await t.call('GET', '/openapi.json');
+    const res = await s.t.call('GET', '/openapi.json');
     const { schemas } = res.body.components;
     expect(schemas.SearchProductsRequest.properties.explain).toMatchObject({ type: 'boolean' });
     expect(JSON.stringify(schemas.SearchProduct.properties.score_details)).toContain(

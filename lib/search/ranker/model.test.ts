@@ -21,6 +21,23 @@ function writeModel(json: unknown): string {
 const features = (values: Partial<Record<(typeof FEATURE_NAMES)[number], number>>) =>
   FEATURE_NAMES.map((n) => values[n] ?? 0);
 
+/** Two trees over coverage and phrase, values chosen so every path gives a different margin. */
+const TREES = {
+  kind: 'trees',
+  features: ['phrase', 'coverage'],
+  base: -1,
+  trees: [
+    [
+      { f: 1, t: 0.5, l: 1, r: 2, v: 0.1 },
+      { v: -0.4 },
+      { f: 0, t: 0.5, l: 3, r: 4, v: 0.3 },
+      { v: 0.2 },
+      { v: 0.8 },
+    ],
+    [{ f: 1, t: 0.95, l: 1, r: 2, v: 0 }, { v: -0.2 }, { v: 0.6 }],
+  ],
+};
+
 describe('ranker model', () => {
   it('loads a model file and scores sigmoid(bias + weighted features), with each contribution', () => {
     const model = loadRankerModel(
@@ -35,13 +52,36 @@ describe('ranker model', () => {
   it('refuses a file naming a feature the code does not compute, or another kind of model', () => {
     expect(() => parseRankerModel({ kind: 'linear', weights: { colour: 1 }, bias: 0 })).toThrow();
     expect(() => parseRankerModel({ kind: 'trees', weights: {}, bias: 0 })).toThrow();
+    expect(() => parseRankerModel({ ...TREES, features: ['coverage'] })).toThrow();
+    expect(() =>
+      parseRankerModel({ ...TREES, trees: [[{ f: 0, t: 0.5, l: 0, r: 2, v: 0 }, { v: 1 }]] }),
+    ).toThrow();
     expect(() =>
       loadRankerModel(writeModel({ kind: 'linear', weights: { coverage: 'high' }, bias: 0 })),
     ).toThrow();
   });
 
+  it('scores a tree ensemble by the leaves reached, split into one share per feature tested', () => {
+    const model = loadRankerModel(writeModel(TREES));
+    // Tree 1: coverage 0.9 > 0.5, then phrase 1 > 0.5: leaf 0.8 via 0.3 (root 0.1).
+    // Tree 2: coverage 0.9 <= 0.95: leaf -0.2 (root 0).
+    const scored = scoreWithRanker(model, features({ coverage: 0.9, phrase: 1 }));
+    expect(scored.bias).toBeCloseTo(-1 + 0.1 + 0);
+    expect(scored.contributions.coverage).toBeCloseTo(0.3 - 0.1 + (-0.2 - 0));
+    expect(scored.contributions.phrase).toBeCloseTo(0.8 - 0.3);
+    expect(Object.keys(scored.contributions).sort()).toEqual(['coverage', 'phrase']);
+    expect(scored.score).toBeCloseTo(sigmoid(-1 + 0.8 - 0.2));
+    const sum = Object.values(scored.contributions).reduce((a, b) => a + b, 0);
+    expect(scored.score).toBeCloseTo(sigmoid(scored.bias + sum));
+    // A value equal to a threshold goes left.
+    expect(scoreWithRanker(model, features({ coverage: 0.5, phrase: 1 })).score).toBeCloseTo(
+      sigmoid(-1 - 0.4 + -0.2),
+    );
+  });
+
   it('ships a trained model that weighs every feature', () => {
-    expect(Object.keys(shippedRanker.weights).sort()).toEqual([...FEATURE_NAMES].sort());
+    const weights = shippedRanker.kind === 'linear' ? shippedRanker.weights : {};
+    expect(Object.keys(weights).sort()).toEqual([...FEATURE_NAMES].sort());
     expect(shippedRanker.trained?.command).toBe('npm run train-ranker');
   });
 });

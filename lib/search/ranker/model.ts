@@ -3,28 +3,56 @@ import { env } from '../../config/env';
 import { z } from 'zod';
 import shipped from './model.json';
 import { FEATURE_NAMES, type FeatureName } from './features';
+import { treeSchema, walkTrees } from './trees';
+
+/** How it was trained and what it measured; for people, never read by the code. */
+const trained = z.record(z.string(), z.unknown()).optional();
 
 /**
- * The learned ranker: a linear model over the features of features.ts, trained by
- * `npm run train-ranker` (lib/eval/train-ranker.ts) with a pairwise (LambdaRank) loss, then
- * calibrated so that sigmoid(bias + sum of weight * feature) reads as the chance that the
- * product is relevant. Linear, so that each feature's contribution to a score can be shown to
- * an operator as it is (explain) and the file stays a few lines of JSON.
+ * The learned ranker over the features of features.ts, trained by `npm run train-ranker`
+ * (lib/tooling/eval/train-ranker.ts) and calibrated so that sigmoid(margin) sits on the
+ * formula's similarity scale. Two kinds, both scored here and explained as a bias plus one
+ * contribution per feature that sum to the margin:
+ * - `linear`: margin = bias + sum of weight * feature; a contribution is weight * value.
+ * - `trees`: a LambdaMART ensemble (trees.ts), optionally on top of a linear part; margin =
+ *   base + sum of weight * feature + sum of the leaves reached; a feature's contribution is its
+ *   weight * value plus the value changes at the splits on it along the paths.
  */
-export const rankerModelSchema = z.object({
+const weights = z.partialRecord(z.enum(FEATURE_NAMES), z.number().finite());
+
+const linearModel = z.object({
   kind: z.literal('linear'),
-  weights: z.partialRecord(z.enum(FEATURE_NAMES), z.number().finite()),
+  weights,
   bias: z.number().finite(),
-  /** How it was trained and what it measured; for people, never read by the code. */
-  trained: z.record(z.string(), z.unknown()).optional(),
+  trained,
 });
 
+const treesModel = z
+  .object({
+    kind: z.literal('trees'),
+    /** The features the splits index, by name, so a file outlives a reordering of FEATURE_NAMES. */
+    features: z.array(z.enum(FEATURE_NAMES)).min(1),
+    base: z.number().finite(),
+    /** The linear part the trees were boosted from, if any. */
+    weights: weights.optional(),
+    trees: z.array(treeSchema),
+    trained,
+  })
+  .refine((m) => m.trees.every((t) => t.every((n) => !('f' in n) || n.f < m.features.length)), {
+    message: 'a split tests a feature the model does not name',
+  });
+
+export const rankerModelSchema = z.union([linearModel, treesModel]);
+
 export type RankerModel = z.infer<typeof rankerModelSchema>;
+export type LinearModel = z.infer<typeof linearModel>;
 
 export interface RankerScore {
   /** sigmoid(bias + sum of contributions), in (0, 1). */
   score: number;
-  /** weight * value for each feature the model weighs. */
+  /** The margin with every feature at no contribution: a linear bias, or the trees' base plus roots. */
+  bias: number;
+  /** Each feature's share of the margin (see RankerModel). */
   contributions: Partial<Record<FeatureName, number>>;
 }
 
@@ -50,6 +78,8 @@ export function activeRanker(): RankerModel {
   return configured.model;
 }
 
+const FEATURE_INDEX = new Map<FeatureName, number>(FEATURE_NAMES.map((name, i) => [name, i]));
+
 export function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
@@ -57,12 +87,19 @@ export function sigmoid(x: number): number {
 /** One candidate's score with each feature's share of it (features in FEATURE_NAMES order). */
 export function scoreWithRanker(model: RankerModel, features: number[]): RankerScore {
   const contributions: Partial<Record<FeatureName, number>> = {};
-  let margin = model.bias;
+  let margin = model.kind === 'trees' ? model.base : model.bias;
   FEATURE_NAMES.forEach((name, i) => {
-    const weight = model.weights[name];
+    const weight = model.weights?.[name];
     if (weight === undefined) return;
     contributions[name] = weight * features[i]!;
     margin += contributions[name];
   });
-  return { score: sigmoid(margin), contributions };
+  if (model.kind === 'linear') return { score: sigmoid(margin), bias: model.bias, contributions };
+  const values = model.features.map((name) => features[FEATURE_INDEX.get(name)!]!);
+  const walked = walkTrees(model.base, model.trees, values);
+  for (const [f, share] of walked.shares) {
+    const name = model.features[f]!;
+    contributions[name] = (contributions[name] ?? 0) + share;
+  }
+  return { score: sigmoid(margin - model.base + walked.margin), bias: walked.bias, contributions };
 }

@@ -1,5 +1,5 @@
 import { FEATURE_NAMES, type FeatureName } from '../../search/ranker/features';
-import { sigmoid, type RankerModel } from '../../search/ranker/model';
+import { sigmoid, type LinearModel } from '../../search/ranker/model';
 
 /**
  * Trains the linear ranker of lib/search/ranker with LambdaRank (Burges, "From RankNet to
@@ -87,7 +87,7 @@ function lambdaGradient(
 }
 
 /** Logistic regression on the margin with targets in 0..1: the (a, b) of sigmoid(a * margin + b). */
-function calibrate(margins: number[], targets: number[]): { a: number; b: number } {
+export function calibrate(margins: number[], targets: number[]): { a: number; b: number } {
   let a = 1;
   let b = 0;
   const rate = 0.5;
@@ -109,7 +109,7 @@ function calibrate(margins: number[], targets: number[]): { a: number; b: number
 export function trainRanker(
   queries: TrainingQuery[],
   options: TrainOptions = DEFAULT_TRAIN_OPTIONS,
-): RankerModel {
+): LinearModel {
   const { mean, scale } = standardization(queries);
   const standard = queries.map((q) => ({
     gains: q.gains,
