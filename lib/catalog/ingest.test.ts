@@ -31,7 +31,7 @@ function page(first: number, count: number): unknown[] {
 async function vectorsFor(storeId: string, externalIds: number[]): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
     t.database.db,
-    sql`SELECT count(*)::int AS n FROM product_embeddings pe JOIN products p ON p.id = pe.product_id
+    sql`SELECT count(*)::int AS n FROM product_embeddings pe JOIN products p ON p.store_id = pe.store_id AND p.id = pe.product_id
         WHERE pe.kind = 'text' AND p.store_id = ${storeId}
           AND p.external_id = ANY(${textArray(externalIds.map(String))})`,
   );
