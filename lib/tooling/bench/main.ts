@@ -65,14 +65,7 @@ async function load(
             headers: { authorization: key, 'content-type': 'application/json' },
             setupRequest: (req) => {
               const n = next++;
-              return {
-                ...req,
-                body: JSON.stringify({
-                  ...scope.storeOf(n),
-                  query: { text: queries[n % queries.length] },
-                  max_result_count: 10,
-                }),
-              };
+              return { ...req, body: searchBody(scope, queries, n) };
             },
           },
         ],
@@ -124,19 +117,28 @@ async function catalogueMegabytes(db: Db): Promise<number> {
   return Math.round(bytes / 1048576);
 }
 
-async function search(url: string, key: string, body: object): Promise<Response> {
+/** The n-th search of a run: its scope's store part and the queries taken in turn. */
+function searchBody(scope: SearchScopeChoice, queries: string[], n: number): string {
+  return JSON.stringify({
+    ...scope.storeOf(n),
+    query: { text: queries[n % queries.length] },
+    max_result_count: 10,
+  });
+}
+
+async function search(url: string, key: string, body: string): Promise<Response> {
   return fetch(`${url}/api/search/products`, {
     method: 'POST',
     headers: { authorization: key, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...body, max_result_count: 10 }),
+    body,
   });
 }
 
 /** One pass over the queries, which embeds each once (cached afterwards), as a warm service. */
 async function firstPass(url: string, key: string, scope: SearchScopeChoice, queries: string[]) {
   const started = performance.now();
-  for (const [n, text] of queries.entries()) {
-    const res = await search(url, key, { ...scope.storeOf(n), query: { text } });
+  for (let n = 0; n < queries.length; n++) {
+    const res = await search(url, key, searchBody(scope, queries, n));
     if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
   }
   const ms = (performance.now() - started) / queries.length;
@@ -163,10 +165,7 @@ async function alternatingC1(
   for (let n = 0; performance.now() < end; n++) {
     for (const [i, scope] of scopes.entries()) {
       const started = performance.now();
-      const res = await search(url, key, {
-        ...scope.storeOf(n),
-        query: { text: queries[n % queries.length] },
-      });
+      const res = await search(url, key, searchBody(scope, queries, n));
       await res.arrayBuffer();
       times[i]!.push(performance.now() - started);
       if (res.status !== 200) errors[i]!++;
