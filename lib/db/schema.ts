@@ -387,6 +387,12 @@ export const searchTerms = pgTable(
   {
     term: text('term').primaryKey(),
     df: integer('df').notNull(),
+    /**
+     * For a term held by more products than an all-stores search reads (lib/search/term-floors.ts):
+     * the impact its read starts from, and how many postings reach it. Null for the others.
+     */
+    floor: real('floor'),
+    above: integer('above').notNull().default(0),
   },
   // A mistyped query term's spelling candidates share three letters with it, at its start or
   // one letter in (lib/search/query-terms.ts); without these, each lookup read the vocabulary.

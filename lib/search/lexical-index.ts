@@ -5,6 +5,7 @@ import { analyze } from './analyzer';
 import { impact } from './bm25';
 import type { SearchScope } from './retrieve';
 import { bigintArray, floatArray, textArray } from './sql-arrays';
+import { reachesFloor, reachesFloorSql, readFloors, refreshFloors } from './term-floors';
 
 /**
  * Field weights of BM25F: a title term counts 1, a type/tag/vendor term 0.5, a description
@@ -69,6 +70,8 @@ async function corpusTotals(db: Db): Promise<{ docCount: number; totalLen: numbe
 interface PostingsDelta {
   /** Change of each term's document frequency. */
   df: Map<string, number>;
+  /** Change of each term's count of postings that reach its floor (term-floors.ts). */
+  above: Map<string, number>;
   /** Change of each store's total length. */
   length: Map<string, number>;
 }
@@ -78,13 +81,19 @@ function addTo(map: Map<string, number>, key: string, by: number) {
 }
 
 /** Deletes the products' postings and returns what they counted for. */
-async function removePostings(db: Db, ids: number[], delta: PostingsDelta): Promise<void> {
+async function removePostings(
+  db: Db,
+  ids: number[],
+  floors: Map<string, number>,
+  delta: PostingsDelta,
+): Promise<void> {
   const key = bigintArray(ids);
   const [terms, lengths] = await Promise.all([
-    queryRows<{ term: string; n: number | string }>(
+    queryRows<{ term: string; n: number | string; above: number | string }>(
       db,
-      sql`SELECT term, count(*) AS n FROM search_postings WHERE product_id = ANY(${key})
-          GROUP BY term`,
+      sql`SELECT sp.term, count(*) AS n, count(*) FILTER (WHERE ${reachesFloorSql(floors, 'sp')}) AS above
+          FROM search_postings sp WHERE sp.product_id = ANY(${key})
+          GROUP BY sp.term`,
     ),
     queryRows<{ store_id: string; len: number | string }>(
       db,
@@ -94,27 +103,35 @@ async function removePostings(db: Db, ids: number[], delta: PostingsDelta): Prom
           GROUP BY store_id`,
     ),
   ]);
-  for (const { term, n } of terms) addTo(delta.df, term, -Number(n));
+  for (const { term, n, above } of terms) {
+    addTo(delta.df, term, -Number(n));
+    addTo(delta.above, term, -Number(above));
+  }
   for (const { store_id, len } of lengths) addTo(delta.length, store_id, -Number(len));
   await db.execute(sql`DELETE FROM search_postings WHERE product_id = ANY(${key})`);
 }
 
 /**
- * Brings search_terms, search_store_stats and search_corpus_stats in line with a change of
- * postings. Terms are written in sorted order, so that concurrent indexers lock shared terms in
- * the same order.
+ * Brings search_terms (with the floors), search_store_stats and search_corpus_stats in line with
+ * a change of postings. Terms are written in sorted order, so that concurrent indexers lock
+ * shared terms in the same order.
  */
 async function applyDelta(db: Db, stores: string[], delta: PostingsDelta): Promise<void> {
-  const changed = [...delta.df].filter(([, n]) => n !== 0).sort(([a], [b]) => (a < b ? -1 : 1));
+  const changed = [...delta.df.keys()]
+    .filter((t) => delta.df.get(t) !== 0 || (delta.above.get(t) ?? 0) !== 0)
+    .sort();
   if (changed.length > 0) {
     await db.execute(sql`
-      INSERT INTO search_terms (term, df)
-      SELECT term, n FROM unnest(${textArray(changed.map(([t]) => t))},
-                                 ${floatArray(changed.map(([, n]) => n))}) AS u(term, n)
-      ON CONFLICT (term) DO UPDATE SET df = search_terms.df + excluded.df`);
+      INSERT INTO search_terms (term, df, above)
+      SELECT term, n, a FROM unnest(${textArray(changed)},
+                                    ${floatArray(changed.map((t) => delta.df.get(t)!))},
+                                    ${floatArray(changed.map((t) => delta.above.get(t) ?? 0))})
+                             AS u(term, n, a)
+      ON CONFLICT (term) DO UPDATE
+        SET df = search_terms.df + excluded.df, above = search_terms.above + excluded.above`);
     await db.execute(sql`
-      DELETE FROM search_terms
-      WHERE term = ANY(${textArray(changed.map(([t]) => t))}) AND df <= 0`);
+      DELETE FROM search_terms WHERE term = ANY(${textArray(changed)}) AND df <= 0`);
+    await refreshFloors(db, changed);
   }
   // Counted apart from the update: on Citus products are distributed and this table is not.
   const counts = await queryRows<{ store_id: string; n: number | string }>(
@@ -154,9 +171,10 @@ export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<v
   const stores = [...new Set(items.map((p) => p.storeId))];
   await db.transaction(async (tx) => {
     const conn = tx as unknown as Db;
-    const delta: PostingsDelta = { df: new Map(), length: new Map() };
+    const delta: PostingsDelta = { df: new Map(), above: new Map(), length: new Map() };
     const totals = await corpusTotals(conn);
-    await removePostings(conn, ids, delta);
+    const floors = await readFloors(conn);
+    await removePostings(conn, ids, floors, delta);
     const batchLen = terms.reduce((sum, t) => sum + t.length, 0);
     // The first batch of an empty index has no average yet but its own.
     const avgdl = Math.max(
@@ -180,8 +198,10 @@ export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<v
         rows.term.push(term);
         rows.tf.push(f);
         rows.len.push(length);
-        rows.impact.push(impact(f, length, avgdl));
+        const termImpact = impact(f, length, avgdl);
+        rows.impact.push(termImpact);
         addTo(delta.df, term, 1);
+        if (reachesFloor(floors, term, termImpact)) addTo(delta.above, term, 1);
       }
     });
     if (rows.term.length > 0) {
@@ -201,8 +221,8 @@ export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<v
  */
 export async function unindexLexical(db: Db, storeId: string, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  const delta: PostingsDelta = { df: new Map(), length: new Map() };
-  await removePostings(db, ids, delta);
+  const delta: PostingsDelta = { df: new Map(), above: new Map(), length: new Map() };
+  await removePostings(db, ids, await readFloors(db), delta);
   await applyDelta(db, [storeId], delta);
 }
 

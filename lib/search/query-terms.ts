@@ -12,6 +12,8 @@ export interface QueryTerm {
   term: string;
   /** IDF times 1, or times less for a typo correction: the term's share of a BM25 score. */
   weight: number;
+  /** Where an all-stores search starts reading its postings (term-floors.ts); none: all of them. */
+  floor?: number;
 }
 
 /** A query ready for lexical retrieval, with the global statistics it is scored by. */
@@ -56,24 +58,26 @@ interface Statistics {
   docCount: number;
   totalLen: number;
   df: Map<string, number>;
+  floor: Map<string, number>;
 }
 
-/** N and the total length over every store, and the document frequency of the terms. */
+/** N and the total length over every store, and the document frequency and floor of the terms. */
 async function readStatistics(db: Db, terms: string[]): Promise<Statistics> {
   const [row] = await queryRows<{ doc_count: number; total_len: number; dfs: unknown }>(
     db,
     sql`SELECT (SELECT doc_count FROM search_corpus_stats) AS doc_count,
                (SELECT total_len FROM search_corpus_stats) AS total_len,
-               (SELECT coalesce(json_agg(json_build_array(term, df)), '[]'::json)
+               (SELECT coalesce(json_agg(json_build_array(term, df, floor)), '[]'::json)
                 FROM search_terms WHERE term = ANY(${textArray(terms)})) AS dfs`,
   );
   const dfs = (typeof row?.dfs === 'string' ? JSON.parse(row.dfs) : row?.dfs) as Array<
-    [string, number]
+    [string, number, number | null]
   >;
   return {
     docCount: Number(row?.doc_count ?? 0),
     totalLen: Number(row?.total_len ?? 0),
-    df: new Map(dfs),
+    df: new Map(dfs.map(([term, df]) => [term, df])),
+    floor: new Map(dfs.flatMap(([term, , floor]) => (floor === null ? [] : [[term, floor]]))),
   };
 }
 
@@ -133,6 +137,12 @@ export function rewriteTerms(typed: string[], df: (term: string) => number): str
   return [...new Set(out)];
 }
 
+interface SpellingCandidate {
+  term: string;
+  df: number;
+  floor: number | null;
+}
+
 /**
  * Vocabulary terms that could be `term` mistyped: sharing its first two letters, or, when none
  * is close enough, with the first letter the one wrong (substituted, added or dropped), within
@@ -141,9 +151,9 @@ export function rewriteTerms(typed: string[], df: (term: string) => number): str
 async function spellingCandidates(db: Db, term: string, edits: number, firstLetter: boolean) {
   const lengths = sql`length(term) BETWEEN ${term.length - edits} AND ${term.length + edits}`;
   if (firstLetter) {
-    return queryRows<{ term: string; df: number }>(
+    return queryRows<SpellingCandidate>(
       db,
-      sql`SELECT term, df FROM search_terms
+      sql`SELECT term, df, floor FROM search_terms
           WHERE ${lengths}
             AND (substr(term, 2, 3) = ${term.slice(1, 4)}
                  OR substr(term, 1, 3) = ${term.slice(1, 4)}
@@ -153,9 +163,9 @@ async function spellingCandidates(db: Db, term: string, edits: number, firstLett
   }
   const prefix = term.slice(0, 2);
   const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(1) + 1);
-  return queryRows<{ term: string; df: number }>(
+  return queryRows<SpellingCandidate>(
     db,
-    sql`SELECT term, df FROM search_terms
+    sql`SELECT term, df, floor FROM search_terms
         WHERE term >= ${prefix} AND term < ${after} AND ${lengths}
         ORDER BY term`,
   );
@@ -164,7 +174,7 @@ async function spellingCandidates(db: Db, term: string, edits: number, firstLett
 /** The closest known term within `edits` (most frequent among equals), or undefined. */
 async function correction(db: Db, term: string, edits: number) {
   for (const firstLetter of [false, true]) {
-    let best: { term: string; distance: number; df: number } | undefined;
+    let best: (SpellingCandidate & { distance: number }) | undefined;
     for (const candidate of await spellingCandidates(db, term, edits, firstLetter)) {
       const distance = editDistance(term, candidate.term, edits);
       if (distance > edits) continue;
@@ -173,12 +183,16 @@ async function correction(db: Db, term: string, edits: number) {
         distance < best.distance ||
         (distance === best.distance && candidate.df > best.df)
       ) {
-        best = { term: candidate.term, distance, df: candidate.df };
+        best = { ...candidate, distance };
       }
     }
     if (best) return best;
   }
   return undefined;
+}
+
+function withFloor(term: QueryTerm, floor: number | null | undefined): QueryTerm {
+  return floor === null || floor === undefined ? term : { ...term, floor: Number(floor) };
 }
 
 /**
@@ -199,12 +213,15 @@ export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQu
     const edits = allowedEdits(term);
     if (df > 0 || edits === 0) {
       idfTotal += idf(docCount, df);
-      if (df > 0) terms.push({ term, weight: idf(docCount, df) });
+      if (df > 0) terms.push(withFloor({ term, weight: idf(docCount, df) }, stats.floor.get(term)));
       continue;
     }
     const best = await correction(db, term, edits);
     idfTotal += idf(docCount, best?.df ?? 0);
-    if (best) terms.push({ term: best.term, weight: CORRECTION_WEIGHT * idf(docCount, best.df) });
+    if (best) {
+      const weight = CORRECTION_WEIGHT * idf(docCount, best.df);
+      terms.push(withFloor({ term: best.term, weight }, best.floor));
+    }
   }
   return { terms, idfTotal, avgdl: Math.max(stats.totalLen / docCount, 1e-9) };
 }

@@ -2,18 +2,12 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { documentScore } from './bm25';
-import type { LexicalQuery } from './query-terms';
+import type { LexicalQuery, QueryTerm } from './query-terms';
 import { BM25_FULL, COVERAGE_SHARE } from './score';
 import { withSearchSettings } from './search-settings';
 import { textArray } from './sql-arrays';
+import { TERM_POSTINGS_READ } from './term-floors';
 import { indexPredicate, typedEmbedding, vectorParam } from './vector-index';
-
-/**
- * Postings read per query term, best impact first. A term held by fewer products is read whole;
- * a common one (low IDF, so little weight) only as far as its best postings. Every candidate is
- * then scored on all its postings, so the cut decides who is a candidate, never a score.
- */
-const TERM_POSTINGS_READ = 2000;
 
 /**
  * A store at most this large is searched by vector with an exact scan of its own rows: an HNSW
@@ -108,29 +102,38 @@ function lexicalSimilaritySql(bm25: SQL, matched: SQL, idfTotal: number): SQL {
 }
 
 /**
- * The lexical candidates: for each term its best postings in scope by stored impact, then the
- * products they name, best lexical similarity over those postings first. The reads and the
- * ranking use only the impact index's own columns, so they are index-only scans that stop after
- * their first rows. Impacts carry the average length of the day they were indexed; they decide
- * only who is a candidate. Every candidate is then scored exactly, on all its postings of the
- * query and the statistics of the moment (scoreCandidates), so a product missing from a common
- * term's best postings loses that term's (small, low-IDF) part here only.
+ * One term's best postings in scope. In one store, its first TERM_POSTINGS_READ by impact (the
+ * store's index order, so the read stops after them; on Citus the one shard holding the store
+ * runs it). Across stores, those that reach the term's floor (term-floors.ts), which every shard
+ * filters at once, where a LIMIT would take Citus a round trip to every shard for each term.
+ */
+function termRead(req: RetrievalRequest, term: QueryTerm): SQL {
+  // Each read carries its term's weight, so that no join is needed to find it.
+  const read = sql`SELECT sp.store_id, sp.product_id, ${term.weight}::float8 * sp.impact AS s,
+             ${term.weight}::float8 AS w
+      FROM search_postings sp
+      WHERE sp.term = ${term.term} AND ${inScope(req.scope, 'sp')}`;
+  if ('storeId' in req.scope) {
+    return sql`(${read}
+      ORDER BY sp.impact DESC NULLS LAST, sp.product_id LIMIT ${TERM_POSTINGS_READ})`;
+  }
+  return term.floor === undefined
+    ? sql`(${read})`
+    : sql`(${read} AND sp.impact >= ${term.floor}::real)`;
+}
+
+/**
+ * The lexical candidates: for each term its best postings in scope by stored impact (termRead),
+ * then the products they name, best lexical similarity over those postings first. The reads and
+ * the ranking use only the impact index's own columns, so they are index-only scans. Impacts
+ * carry the average length of the day they were indexed; they decide only who is a candidate.
+ * Every candidate is then scored exactly, on all its postings of the query and the statistics of
+ * the moment (scoreCandidates), so a product missing from a common term's best postings loses
+ * that term's (small, low-IDF) part here only.
  */
 function lexicalCandidates(req: RetrievalRequest, lex: LexicalQuery): SQL {
   const filter = variantFilter(req, 'g');
-  // Exactly the order of the index the scope uses, so each read stops after its first rows.
-  const readOrder =
-    'storeId' in req.scope
-      ? sql`sp.impact DESC NULLS LAST, sp.product_id`
-      : sql`sp.impact DESC NULLS LAST, sp.store_id, sp.product_id`;
-  // Each read carries its term's weight, so that no join is needed to find it.
-  const reads = lex.terms.map(
-    (t) => sql`(SELECT sp.store_id, sp.product_id, ${t.weight}::float8 * sp.impact AS s,
-             ${t.weight}::float8 AS w
-      FROM search_postings sp
-      WHERE sp.term = ${t.term} AND ${inScope(req.scope, 'sp')}
-      ORDER BY ${readOrder} LIMIT ${TERM_POSTINGS_READ})`,
-  );
+  const reads = lex.terms.map((t) => termRead(req, t));
   return sql`lex AS (
       SELECT g.store_id, g.product_id FROM (
         SELECT sp.store_id, sp.product_id, sum(sp.s) AS bm25, sum(sp.w) AS matched

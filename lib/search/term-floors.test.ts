@@ -1,0 +1,125 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestPages } from '../catalog/ingest';
+import { queryRows, type Db } from '../db/client';
+import { adminProduct, type FixtureProduct } from '../testing/fixtures/admin-product';
+import { createFixtureStore } from '../testing/fixtures/catalogue';
+import { startTestServer, type TestServer } from '../testing/server';
+import { madeUpWord } from '../testing/unique';
+import { resolveQueryTerms } from './query-terms';
+import { TERM_POSTINGS_READ } from './term-floors';
+
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t?.close());
+
+/**
+ * Products holding `word` in their title. A description of `filler` words of varying count
+ * gives them 40 document lengths, so 40 impacts: ties at the cut, as real catalogues have.
+ * One embedding input for all (title only), so the model runs once.
+ */
+function holding(word: string, count: number, firstId: number, extra = ''): FixtureProduct[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: firstId + i,
+    title: `${word}${extra}`,
+    description: extra ? 'filler '.repeat(i % 40) : undefined,
+    images: [],
+    variants: [{ id: (firstId + i) * 10, price: '1.00' }],
+  }));
+}
+
+/** A store synced in pages of 250, as Shopify serves them. */
+async function syncStore(db: Db, items: FixtureProduct[], storeId?: string): Promise<string> {
+  const id = storeId ?? (await createFixtureStore(db, [])).id;
+  const records = items.map(adminProduct);
+  const pages = Array.from({ length: Math.ceil(records.length / 250) }, (_, i) =>
+    records.slice(i * 250, (i + 1) * 250),
+  );
+  await ingestPages(db, id, pages, { removeVanished: storeId !== undefined });
+  return id;
+}
+
+interface TermRow {
+  df: number;
+  floor: number | null;
+  above: number;
+}
+
+async function termRow(db: Db, term: string): Promise<TermRow | undefined> {
+  const [row] = await queryRows<{ df: number; floor: number | null; above: number }>(
+    db,
+    sql`SELECT df, floor, above FROM search_terms WHERE term = ${term}`,
+  );
+  return row && { df: Number(row.df), floor: row.floor, above: Number(row.above) };
+}
+
+/** The impact of the term's TERM_POSTINGS_READ-th best posting, and how many reach it. */
+async function cut(db: Db, term: string) {
+  const [row] = await queryRows<{ impact: number }>(
+    db,
+    sql`SELECT impact FROM search_postings WHERE term = ${term}
+        ORDER BY impact DESC LIMIT 1 OFFSET ${TERM_POSTINGS_READ - 1}`,
+  );
+  return { impact: row!.impact, reach: await postingsReaching(db, term, row!.impact) };
+}
+
+async function postingsReaching(db: Db, term: string, floor: number): Promise<number> {
+  const [row] = await queryRows<{ n: number | string }>(
+    db,
+    sql`SELECT count(*) AS n FROM search_postings WHERE term = ${term} AND impact >= ${floor}::real`,
+  );
+  return Number(row!.n);
+}
+
+describe('term floors', () => {
+  it('keep each common term floor at its best postings through syncs, and searches read from it', async () => {
+    const db = t.database.db;
+    // New every run: the statistics are global and the database may be shared.
+    const word = madeUpWord();
+
+    // 2,300 products: more than a search reads, so the term gets a floor once a page takes it
+    // past 2,000, and the later pages count the postings that reach it.
+    const storeA = await syncStore(db, holding(word, 2300, 7_100_000, ' widget'));
+    const first = (await termRow(db, word))!;
+    expect(first.df).toBe(2300);
+    expect(first.above).toBe(await postingsReaching(db, word, first.floor!));
+    expect(first.above).toBeGreaterThanOrEqual(TERM_POSTINGS_READ);
+    expect(first.above).toBeLessThanOrEqual(2200);
+
+    // 300 shorter titles, all above the floor: counted, the floor stays (within its band).
+    await syncStore(db, holding(word, 300, 7_200_000));
+    expect(await termRow(db, word)).toEqual({
+      df: 2600,
+      floor: first.floor,
+      above: first.above + 300,
+    });
+
+    // 250 more: past a quarter over the cut, the floor moves up to the 2,000th best again.
+    await syncStore(db, holding(word, 250, 7_300_000));
+    const third = (await termRow(db, word))!;
+    const thirdCut = await cut(db, word);
+    expect(third).toEqual({ df: 2850, floor: thirdCut.impact, above: thirdCut.reach });
+    expect(third.floor!).toBeGreaterThan(first.floor!);
+
+    // A search reads the term from its floor, and finds the best postings first.
+    expect((await resolveQueryTerms(db, word)).terms).toEqual([
+      expect.objectContaining({ term: word, floor: third.floor }),
+    ]);
+    const { key } = await t.newDeveloper();
+    const res = await t.call('POST', '/search/products', {
+      key,
+      body: { query: { text: word }, max_result_count: 5 },
+    });
+    expect(res.status).toBe(200);
+    const titles = (res.body as { results: Array<{ title: string }> }).results.map((r) => r.title);
+    expect(titles.map((title) => title.toLowerCase())).toEqual(Array(5).fill(word));
+
+    // Store A loses 1,300 products: 1,550 left, every posting is read, the floor goes.
+    await syncStore(db, holding(word, 1000, 7_100_000, ' widget'), storeA);
+    expect(await termRow(db, word)).toEqual({ df: 1550, floor: null, above: 0 });
+    expect((await resolveQueryTerms(db, word)).terms[0]).not.toHaveProperty('floor');
+  }, 240_000);
+});
