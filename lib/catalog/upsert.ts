@@ -3,13 +3,13 @@ import {
   eq,
   getTableColumns,
   inArray,
-  notInArray,
   sql,
   type SQL,
   type Table,
 } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { products, variants } from '../db/schema';
+import { bigintArray, textArray } from '../search/sql-arrays';
 import type { NormalizedProduct } from './normalize';
 
 export interface UpsertResult {
@@ -29,7 +29,12 @@ function takeNewValues<T extends Table>(
   return Object.fromEntries(keys.map((key) => [key, sql.raw(`excluded."${columns[key]!.name}"`)]));
 }
 
-/** Postgres allows 65,535 bound parameters per statement; variant rows have 10 each. */
+/**
+ * Rows per INSERT. PostgreSQL takes 65,535 bound parameters per statement, but PGlite's protocol
+ * parser reads the count as a signed 16-bit number and fails past 32,767 (an ingest page of 2,300
+ * products did). Product rows have 17 parameters, variant rows 10.
+ */
+const PRODUCT_ROWS_PER_STATEMENT = 1000;
 const VARIANT_ROWS_PER_STATEMENT = 1000;
 
 /**
@@ -70,50 +75,54 @@ export async function upsertProducts(
     if (toWrite.length === 0) return result;
 
     const now = new Date();
-    const written = await tx
-      .insert(products)
-      .values(
-        toWrite.map((p) => ({
-          storeId,
-          externalId: p.externalId,
-          handle: p.handle,
-          title: p.title,
-          bodyHtml: p.bodyHtml,
-          description: p.description,
-          vendor: p.vendor,
-          productType: p.productType,
-          tags: p.tags,
-          options: p.options,
-          images: p.images,
-          raw: p.raw,
-          contentHash: p.contentHash,
-          priceMin: p.priceMin,
-          priceMax: p.priceMax,
-          available: p.available,
-          updatedAt: now,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [products.storeId, products.externalId],
-        set: takeNewValues(products, [
-          'handle',
-          'title',
-          'bodyHtml',
-          'description',
-          'vendor',
-          'productType',
-          'tags',
-          'options',
-          'images',
-          'raw',
-          'contentHash',
-          'priceMin',
-          'priceMax',
-          'available',
-          'updatedAt',
-        ]),
-      })
-      .returning({ id: products.id, externalId: products.externalId });
+    const written: Array<{ id: number; externalId: string }> = [];
+    for (let i = 0; i < toWrite.length; i += PRODUCT_ROWS_PER_STATEMENT) {
+      const rows = await tx
+        .insert(products)
+        .values(
+          toWrite.slice(i, i + PRODUCT_ROWS_PER_STATEMENT).map((p) => ({
+            storeId,
+            externalId: p.externalId,
+            handle: p.handle,
+            title: p.title,
+            bodyHtml: p.bodyHtml,
+            description: p.description,
+            vendor: p.vendor,
+            productType: p.productType,
+            tags: p.tags,
+            options: p.options,
+            images: p.images,
+            raw: p.raw,
+            contentHash: p.contentHash,
+            priceMin: p.priceMin,
+            priceMax: p.priceMax,
+            available: p.available,
+            updatedAt: now,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [products.storeId, products.externalId],
+          set: takeNewValues(products, [
+            'handle',
+            'title',
+            'bodyHtml',
+            'description',
+            'vendor',
+            'productType',
+            'tags',
+            'options',
+            'images',
+            'raw',
+            'contentHash',
+            'priceMin',
+            'priceMax',
+            'available',
+            'updatedAt',
+          ]),
+        })
+        .returning({ id: products.id, externalId: products.externalId });
+      written.push(...rows);
+    }
     const idOf = new Map(written.map((r) => [r.externalId, r.id]));
     result.writtenIds = written.map((r) => r.id);
 
@@ -146,15 +155,10 @@ export async function upsertProducts(
           ]),
         });
     }
-    // Variants the store no longer lists for these products.
+    // Variants the store no longer lists for these products (two array parameters, however many).
     await tx.delete(variants).where(
-      and(
-        inArray(variants.productId, result.writtenIds),
-        notInArray(
-          variants.externalId,
-          variantRows.map((v) => v.externalId),
-        ),
-      ),
+      sql`${variants.productId} = ANY(${bigintArray(result.writtenIds)})
+          AND ${variants.externalId} <> ALL(${textArray(variantRows.map((v) => v.externalId))})`,
     );
     return result;
   });
