@@ -6,6 +6,7 @@ import { FEATURE_NAMES, rankingFeatures } from '../../search/ranker/features';
 import { textSimilarity } from '../../search/score';
 import type { RankerModel } from '../../search/ranker/model';
 import type { Half } from './dataset';
+import { readCandidatesCache, writeCandidatesCache } from './candidates-cache';
 import { averageScores, scoreQuery } from './metrics';
 import { evalSourceOptions, printTable, type EvalSourceOptions } from './options';
 import { DEFAULT_TREE_OPTIONS, trainTrees } from './lambdamart';
@@ -15,22 +16,13 @@ import { openEvalSession, type JudgedQuery } from './setup';
 const MODEL_FILE = path.resolve(process.cwd(), 'lib/search/ranker/model.json');
 const HALVES: Half[] = ['a', 'b'];
 
-type Serialized = Array<{
-  judged: Array<[string, number]>;
-  gathered: JudgedQuery['gathered'];
-  ids: Array<[number, string]>;
-}>;
-
 /** Both halves' candidates, from the database or from a cache file a previous run wrote. */
 async function candidatesOfHalves(
   opts: EvalSourceOptions & { cache?: string },
 ): Promise<Record<Half, JudgedQuery[]>> {
   if (opts.cache && fs.existsSync(opts.cache)) {
-    const saved = JSON.parse(fs.readFileSync(opts.cache, 'utf8')) as Record<Half, Serialized>;
-    const revive = (rows: Serialized) =>
-      rows.map((q) => ({ judged: new Map(q.judged), gathered: q.gathered, ids: new Map(q.ids) }));
     process.stderr.write(`train-ranker: candidates from ${opts.cache}\n`);
-    return { a: revive(saved.a), b: revive(saved.b) };
+    return readCandidatesCache(opts.cache);
   }
   const session = await openEvalSession(opts);
   try {
@@ -41,14 +33,7 @@ async function candidatesOfHalves(
         halves[half].push(q);
       }
     }
-    if (opts.cache) {
-      const serialize = (rows: JudgedQuery[]): Serialized =>
-        rows.map((q) => ({ judged: [...q.judged], gathered: q.gathered, ids: [...q.ids] }));
-      fs.writeFileSync(
-        opts.cache,
-        JSON.stringify({ a: serialize(halves.a), b: serialize(halves.b) }),
-      );
-    }
+    if (opts.cache) await writeCandidatesCache(opts.cache, halves);
     return halves;
   } finally {
     await session.close();
