@@ -1,12 +1,4 @@
-import {
-  and,
-  eq,
-  getTableColumns,
-  inArray,
-  sql,
-  type SQL,
-  type Table,
-} from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql, type SQL, type Table } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { products, variants } from '../db/schema';
 import { bigintArray, textArray } from '../search/sql-arrays';

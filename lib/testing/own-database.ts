@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { startTestServer, type TestServer } from './server';
 
 export interface OwnDatabase {
   /** The URL to open: a fresh database on the test server, or 'memory://'. */
@@ -45,4 +46,22 @@ export async function ownDatabase(label: string): Promise<OwnDatabase> {
   }
   await drop().catch(() => undefined);
   return memory;
+}
+
+/**
+ * A test server on a database of its own (ownDatabase): for a suite whose data would disturb the
+ * others, or that compares whole tables. `close` stops the server, then drops the database.
+ */
+export async function startOwnTestServer(
+  label: string,
+): Promise<{ server: TestServer; close(): Promise<void> }> {
+  const own = await ownDatabase(label);
+  const server = await startTestServer({ url: own.url });
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      await own.drop();
+    },
+  };
 }

@@ -10,8 +10,8 @@ import {
   type Sample,
   type SampleCaller,
 } from '../../testing/operation-samples';
-import { ownDatabase, type OwnDatabase } from '../../testing/own-database';
-import { startTestServer, type TestServer } from '../../testing/server';
+import { startOwnTestServer } from '../../testing/own-database';
+import type { TestServer } from '../../testing/server';
 import { buildApi } from '../app';
 import { nulIssues } from '../input';
 import type { DeclaredOperation } from '../operation';
@@ -42,22 +42,19 @@ resetEnvCache();
 /** Read from the app's registry when the file is collected: one test per operation. */
 const operations = buildApi().operations;
 
-let own: OwnDatabase;
+let own: Awaited<ReturnType<typeof startOwnTestServer>>;
 let t: TestServer;
 let caller: SampleCaller;
 let samples: Record<string, Sample>;
 
 beforeAll(async () => {
-  own = await ownDatabase('fuzz');
-  t = await startTestServer({ url: own.url });
+  own = await startOwnTestServer('fuzz');
+  t = own.server;
   const dev = await t.newDeveloper('pro');
   caller = { dev, operatorToken: OPERATOR };
   samples = await sampleRequests(t, caller, 'fuzz');
 });
-afterAll(async () => {
-  await t?.close();
-  await own?.drop();
-});
+afterAll(() => own?.close());
 
 /**
  * Every table's row count and a digest of its rows, but the bookkeeping every authenticated
