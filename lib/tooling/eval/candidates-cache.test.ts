@@ -40,4 +40,10 @@ describe('the candidates cache of train-ranker', () => {
     expect(fs.readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(3);
     expect(await readCandidatesCache(file)).toEqual(halves);
   });
+
+  it('refuses a cache in the former one-document format, saying what to do', async () => {
+    const file = path.join(dir, 'old.json');
+    fs.writeFileSync(file, JSON.stringify({ a: [], b: [] }));
+    await expect(readCandidatesCache(file)).rejects.toThrow(/delete it to gather again/);
+  });
 });

@@ -44,6 +44,11 @@ export async function readCandidatesCache(file: string): Promise<Record<Half, Ju
   for await (const text of lines) {
     if (!text) continue;
     const q = JSON.parse(text) as CachedQuery;
+    if (q.half !== 'a' && q.half !== 'b') {
+      throw new Error(
+        `${file} is not a candidates cache of this train-ranker (one query per line): delete it to gather again`,
+      );
+    }
     halves[q.half].push({ judged: new Map(q.judged), gathered: q.gathered, ids: new Map(q.ids) });
   }
   return halves;
