@@ -83,7 +83,7 @@ async function postingsReaching(db: Db, term: string, floor: number): Promise<nu
 describe('term floors', () => {
   it('keep each common term floor at its best postings through syncs, and searches read from it', async () => {
     const db = t.database.db;
-    // New every run: the statistics are global and the database may be shared.
+    // Its own word, so that only these products hold it.
     const word = madeUpWord();
 
     // 2,300 products: more than a search reads, so the term gets a floor once a page takes it
