@@ -4,8 +4,8 @@ import { products } from '../db/schema';
 import { maintainSearchTables } from '../db/statistics';
 import { queueImages, wakeImageQueues } from '../images/queue';
 import { logger } from '../log/logger';
-import { embedIndexed, ensureTextVectorIndex, indexLexically } from '../search/indexer';
-import type { IndexableProduct } from '../search/lexical-index';
+import { EMBED_BATCH, ensureTextVectorIndex, indexLexically } from '../search/indexer';
+import { TextVectorPipeline } from '../search/vector-pipeline';
 import { unindexLexical } from '../search/lexical-index';
 import { bigintArray } from '../search/sql-arrays';
 import type { SyncProgress } from '../contract/admin-stores';
@@ -90,16 +90,11 @@ export async function ingestPages(
     return saving;
   };
 
-  // A page's text embedding runs in the model's worker threads while this thread fetches,
-  // upserts and lexically indexes the next page; one page embeds at a time.
-  const embedPage = async (items: IndexableProduct[]): Promise<void> => {
-    const before = progress.embedded;
-    await embedIndexed(db, items, (done) => {
-      progress.embedded = before + done;
-      void report(false);
-    });
+  // Pages are embedded in the model's worker threads while this thread fetches, upserts and
+  // lexically indexes the next ones, and writes the vectors of the previous batch.
+  const vectors = new TextVectorPipeline(db, async ({ items }) => {
     await ensureTextVectorIndex(db);
-    progress.embedded = before + items.length;
+    progress.embedded += items.length;
     // Their text is searchable now; images follow in the background (lib/images/queue.ts).
     await queueImages(
       db,
@@ -107,8 +102,7 @@ export async function ingestPages(
     );
     wakeImageQueues();
     await report(true);
-  };
-  let embedding = Promise.resolve();
+  });
   try {
     for await (const page of pages) {
       progress.pages++;
@@ -138,16 +132,15 @@ export async function ingestPages(
 
       if (upserted.writtenIds.length > 0) {
         const items = await indexLexically(db, [...new Set(upserted.writtenIds)]);
-        await embedding;
-        embedding = embedPage(items);
-        // Its failure is thrown by the await above or below, not as an unhandled rejection.
-        embedding.catch(() => undefined);
+        for (let i = 0; i < items.length; i += EMBED_BATCH) {
+          await vectors.add(items.slice(i, i + EMBED_BATCH));
+        }
       }
     }
-    await embedding;
+    await vectors.drain();
   } finally {
-    // A failed page or feed ends the job only once no embedding still writes for it.
-    await embedding.catch(() => undefined);
+    // A failed page or feed ends the job only once no embedding still runs for it.
+    await vectors.settle();
   }
 
   if (opts.removeVanished) {

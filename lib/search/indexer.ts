@@ -4,9 +4,9 @@ import { queryRows } from '../db/client';
 import { maintainSearchTables } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
 import { indexLexical, type IndexableProduct } from './lexical-index';
-import { embedProducts } from './text-embeddings';
 import { dropOtherVectorIndexes, ensureVectorIndex } from './vector-index';
 import { bigintArray } from './sql-arrays';
+import { TextVectorPipeline } from './vector-pipeline';
 
 export interface IndexOptions {
   /** Called after each batch with the number of products done so far and the total. */
@@ -59,26 +59,6 @@ export async function indexLexically(db: Db, ids: number[]): Promise<IndexablePr
   return items;
 }
 
-/**
- * The other half: each product's text embedding for the active model (cached by input), in
- * batches of EMBED_BATCH. Follow it with ensureTextVectorIndex.
- */
-export async function embedIndexed(
-  db: Db,
-  items: IndexableProduct[],
-  onProgress?: (done: number) => void,
-): Promise<{ embedded: number; reused: number }> {
-  const provider = textEmbedder();
-  const result = { embedded: 0, reused: 0 };
-  for (let i = 0; i < items.length; i += EMBED_BATCH) {
-    const part = await embedProducts(db, provider, items.slice(i, i + EMBED_BATCH));
-    result.embedded += part.embedded;
-    result.reused += part.reused;
-    onProgress?.(Math.min(i + EMBED_BATCH, items.length));
-  }
-  return result;
-}
-
 /** The active text model's HNSW index, built when its first vectors are in. */
 export function ensureTextVectorIndex(db: Db): Promise<void> {
   const provider = textEmbedder();
@@ -98,14 +78,29 @@ export async function indexProducts(
   const ids = [...new Set(productIds)];
   const total = ids.length;
   const result: IndexResult = { embedded: 0, reused: 0 };
-  for (let start = 0; start < ids.length; start += LEXICAL_BATCH) {
-    const items = await indexLexically(db, ids.slice(start, start + LEXICAL_BATCH));
-    const part = await embedIndexed(db, items, (done) => opts.onProgress?.(start + done, total));
-    result.embedded += part.embedded;
-    result.reused += part.reused;
-    opts.onProgress?.(Math.min(start + LEXICAL_BATCH, total), total);
+  let done = 0;
+  const vectors = new TextVectorPipeline(db, (batch) => {
+    result.embedded += batch.embedded;
+    result.reused += batch.reused;
+    done += batch.items.length;
+    opts.onProgress?.(done, total);
+  });
+  try {
+    for (let start = 0; start < ids.length; start += LEXICAL_BATCH) {
+      const items = await indexLexically(db, ids.slice(start, start + LEXICAL_BATCH));
+      for (let i = 0; i < items.length; i += EMBED_BATCH) {
+        await vectors.add(items.slice(i, i + EMBED_BATCH));
+      }
+    }
+    await vectors.drain();
+  } finally {
+    await vectors.settle();
   }
-  if (total > 0) await ensureTextVectorIndex(db);
+  if (total > 0) {
+    await ensureTextVectorIndex(db);
+    // Ids that no longer exist were skipped: the work is done all the same.
+    opts.onProgress?.(total, total);
+  }
   return result;
 }
 

@@ -21,18 +21,33 @@ export function embeddingInput(p: IndexableProduct): string {
     .join('. ');
 }
 
+/** A batch's text vectors, computed and not yet written to product_embeddings. */
+export interface ProductVectors {
+  modelId: string;
+  /** The products whose input changed, and their new vectors in the same order. */
+  stale: Array<{ id: number; storeId: string; hash: string }>;
+  vectors: number[][];
+  /** Inputs that went through the model. */
+  embedded: number;
+  /** Products whose vector was kept (unchanged input) or came from embedding_cache. */
+  reused: number;
+}
+
 /**
- * Stores each product's text embedding for the provider's model. Products whose input is
- * unchanged keep their vector; inputs seen before (any product, any run) come from
- * embedding_cache (see embedTextsCached); only the rest go through the model.
+ * Each product's text vector for the provider's model. Products whose input is unchanged keep
+ * their vector; inputs seen before (any product, any run) come from embedding_cache (see
+ * embedTextsCached); only the rest go through the model. Nothing is written to
+ * product_embeddings: storeProductVectors does that, so that the model can compute the next
+ * batch meanwhile.
  */
-export async function embedProducts(
+export async function computeProductVectors(
   db: Db,
   provider: EmbeddingProvider,
   items: IndexableProduct[],
-): Promise<{ embedded: number; reused: number }> {
-  if (items.length === 0) return { embedded: 0, reused: 0 };
+): Promise<ProductVectors> {
   const modelId = provider.modelId;
+  const none = { modelId, stale: [], vectors: [], embedded: 0, reused: items.length };
+  if (items.length === 0) return none;
   const inputs = items.map((p) => {
     const text = embeddingInput(p);
     return { id: p.id, storeId: p.storeId, text, hash: inputHash(text) };
@@ -45,22 +60,39 @@ export async function embedProducts(
   );
   const currentHash = new Map(current.map((r) => [Number(r.product_id), r.input_hash]));
   const stale = inputs.filter((i) => currentHash.get(i.id) !== i.hash);
-  if (stale.length === 0) return { embedded: 0, reused: items.length };
+  if (stale.length === 0) return none;
 
   const { vectors, computed } = await embedTextsCached(
     db,
     provider,
     stale.map((i) => i.text),
   );
+  return {
+    modelId,
+    stale: stale.map(({ id, storeId, hash }) => ({ id, storeId, hash })),
+    vectors,
+    embedded: computed,
+    reused: items.length - computed,
+  };
+}
+
+/**
+ * Writes computed vectors (computeProductVectors) to product_embeddings, copied from
+ * embedding_cache where it holds them (it does, unless emptied since): pgvector's text input
+ * parses each float with the C library's strtof, which in PGlite's WebAssembly takes about 2 µs,
+ * so a page of 250 vectors costs a quarter of a second each time it is parsed.
+ */
+export async function storeProductVectors(db: Db, batch: ProductVectors): Promise<void> {
+  const { stale, vectors, modelId } = batch;
+  if (stale.length === 0) return;
   await db.execute(sql`
     INSERT INTO product_embeddings (store_id, product_id, kind, model_id, input_hash, embedding)
-    SELECT u.store_id, u.id, 'text', ${modelId}, u.h, u.v::vector
+    SELECT u.store_id, u.id, 'text', ${modelId}, u.h, coalesce(c.embedding, u.v::vector)
     FROM unnest(${textArray(stale.map((i) => i.storeId))}, ${bigintArray(stale.map((i) => i.id))},
                 ${textArray(stale.map((i) => i.hash))},
                 ${textArray(vectors.map(vectorLiteral))}) AS u(store_id, id, h, v)
+    LEFT JOIN embedding_cache c ON c.model_id = ${modelId} AND c.input_hash = u.h
     ON CONFLICT (store_id, product_id, kind, model_id) DO UPDATE
       SET input_hash = excluded.input_hash, embedding = excluded.embedding,
           created_at = excluded.created_at`);
-
-  return { embedded: computed, reused: items.length - computed };
 }
