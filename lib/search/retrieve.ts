@@ -145,13 +145,24 @@ function lexicalCandidates(req: RetrievalRequest, lex: LexicalQuery): SQL {
       LIMIT ${req.lexicalCandidates})`;
 }
 
+/**
+ * A query vector as a one-row CTE, which every use reads: pgvector parses a vector's text with
+ * the C library's strtof, about 1 ms for 512 floats in PGlite's WebAssembly, and the parameter
+ * would be parsed again wherever it appears. PostgreSQL walks the HNSW index for an ORDER BY
+ * against a scalar subquery as it does for a parameter.
+ */
+function queryVector(name: string, q: VectorQuery, vector: number[]): SQL {
+  return sql`${sql.raw(name)} AS MATERIALIZED (SELECT ${vectorParam(vector, q.dimensions)} AS v)`;
+}
+
+/** The vector's nearest neighbours in scope (CTE `name`), and its CTE `${name}_q`. */
 function nearest(req: RetrievalRequest, name: string, kind: 'text' | 'image', q?: VectorQuery) {
   if (!q) {
     return sql`${sql.raw(name)} AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id,
       NULL::float8 AS cos WHERE false)`;
   }
   const filter = variantFilter(req, 'pe');
-  const distance = sql`${typedEmbedding(q.dimensions)} <=> ${vectorParam(q.vector, q.dimensions)}`;
+  const distance = sql`${typedEmbedding(q.dimensions)} <=> (SELECT v FROM ${sql.raw(`${name}_q`)})`;
   const where = sql`${indexPredicate(kind, q.modelId)} AND ${inScope(req.scope, 'pe')}
     ${filter ? sql`AND ${filter}` : sql``}`;
   // A small store is scanned whole (exact); OFFSET 0 keeps the planner from the HNSW index.
@@ -159,7 +170,8 @@ function nearest(req: RetrievalRequest, name: string, kind: 'text' | 'image', q?
   const rows = exact
     ? sql`(SELECT * FROM product_embeddings pe WHERE ${where} OFFSET 0) pe`
     : sql`product_embeddings pe`;
-  return sql`${sql.raw(name)} AS (
+  return sql`${queryVector(`${name}_q`, q, q.vector)},
+    ${sql.raw(name)} AS (
     SELECT pe.store_id, pe.product_id, 1 - (${distance}) AS cos
     FROM ${rows} ${exact ? sql`` : sql`WHERE ${where}`}
     ORDER BY ${distance}
@@ -167,22 +179,23 @@ function nearest(req: RetrievalRequest, name: string, kind: 'text' | 'image', q?
 }
 
 /**
- * One candidate's cosine against a vector. The vector comes from a one-row CTE: a literal
- * repeated per row would be parsed again for every candidate. The join is by primary key and
- * carries the store, so that on Citus it stays inside each shard.
+ * One candidate's cosine against a vector: the query's own (`vectorCte`, nearest's CTE of it) or
+ * another one (its own CTE). The join is by primary key and carries the store, so that on Citus
+ * it stays inside each shard.
  */
 function similarity(
   req: RetrievalRequest,
   alias: string,
   kind: 'text' | 'image',
-  q?: VectorQuery,
-  vector?: number[],
+  q: VectorQuery | undefined,
+  vector: number[] | undefined,
+  vectorCte?: string,
 ) {
   if (!q || !vector) return { cte: sql``, value: sql`NULL::float8`, join: sql`` };
   const a = sql.raw(alias);
-  const qv = sql.raw(`${alias}_q`);
+  const qv = sql.raw(vectorCte ?? `${alias}_q`);
   return {
-    cte: sql`, ${qv} AS MATERIALIZED (SELECT ${vectorParam(vector, q.dimensions)} AS v)`,
+    cte: vectorCte ? sql`` : sql`, ${queryVector(`${alias}_q`, q, vector)}`,
     value: sql`1 - (${typedEmbedding(q.dimensions, alias)} <=> ${qv}.v)`,
     join: sql`CROSS JOIN ${qv}
       LEFT JOIN product_embeddings ${a}
@@ -204,8 +217,8 @@ function similarity(
 export function retrievalQuery(req: RetrievalRequest): SQL {
   const lex = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
   const text = req.text;
-  const textSim = similarity(req, 'te', 'text', text, text?.vector);
-  const imageSim = similarity(req, 'ie', 'image', req.image, req.image?.vector);
+  const textSim = similarity(req, 'te', 'text', text, text?.vector, 'vec_q');
+  const imageSim = similarity(req, 'ie', 'image', req.image, req.image?.vector, 'img_q');
   const styleSim = similarity(req, 'se', 'text', text, req.style);
   const terms = lex?.terms ?? [];
   const lexical = lex
