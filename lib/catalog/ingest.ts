@@ -4,7 +4,7 @@ import { products } from '../db/schema';
 import { maintainSearchTables } from '../db/statistics';
 import { queueImages, wakeImageQueues } from '../images/queue';
 import { logger } from '../log/logger';
-import { EMBED_BATCH, ensureTextVectorIndex, indexLexically } from '../search/indexer';
+import { ensureTextVectorIndex, indexLexically } from '../search/indexer';
 import { TextVectorPipeline } from '../search/vector-pipeline';
 import { unindexLexical } from '../search/lexical-index';
 import { bigintArray } from '../search/sql-arrays';
@@ -91,7 +91,7 @@ export async function ingestPages(
   };
 
   // Pages are embedded in the model's worker threads while this thread fetches, upserts and
-  // lexically indexes the next ones, and writes the vectors of the previous batch.
+  // lexically indexes the next ones, and writes the vectors of the batch before.
   const vectors = new TextVectorPipeline(db, async ({ items }) => {
     await ensureTextVectorIndex(db);
     progress.embedded += items.length;
@@ -131,10 +131,7 @@ export async function ingestPages(
       await report(true);
 
       if (upserted.writtenIds.length > 0) {
-        const items = await indexLexically(db, [...new Set(upserted.writtenIds)]);
-        for (let i = 0; i < items.length; i += EMBED_BATCH) {
-          await vectors.add(items.slice(i, i + EMBED_BATCH));
-        }
+        await vectors.add(await indexLexically(db, [...new Set(upserted.writtenIds)]));
       }
     }
     await vectors.drain();

@@ -20,12 +20,8 @@ export interface IndexResult {
   reused: number;
 }
 
-/**
- * Lexical work is cheap per product and pays per statement. An embedding batch is split into
- * worker tasks (lib/embeddings/pool.ts): enough of them to keep every worker busy.
- */
+/** Lexical work is cheap per product and pays per statement. */
 const LEXICAL_BATCH = 1000;
-export const EMBED_BATCH = 256;
 
 async function loadProducts(db: Db, ids: number[]): Promise<IndexableProduct[]> {
   const rows = await queryRows<{
@@ -87,10 +83,7 @@ export async function indexProducts(
   });
   try {
     for (let start = 0; start < ids.length; start += LEXICAL_BATCH) {
-      const items = await indexLexically(db, ids.slice(start, start + LEXICAL_BATCH));
-      for (let i = 0; i < items.length; i += EMBED_BATCH) {
-        await vectors.add(items.slice(i, i + EMBED_BATCH));
-      }
+      await vectors.add(await indexLexically(db, ids.slice(start, start + LEXICAL_BATCH)));
     }
     await vectors.drain();
   } finally {

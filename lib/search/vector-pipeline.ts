@@ -4,6 +4,12 @@ import type { IndexableProduct } from './lexical-index';
 import { computeProductVectors, storeProductVectors } from './text-embeddings';
 
 /**
+ * Products per batch. A batch is split into worker tasks (lib/embeddings/pool.ts): enough of
+ * them to keep every worker busy.
+ */
+export const EMBED_BATCH = 256;
+
+/**
  * Batches started and not yet written: one being written while the next is computed. More
  * would only hold more vectors in memory, the model being the slower stage.
  */
@@ -41,10 +47,16 @@ export class TextVectorPipeline {
   ) {}
 
   /**
-   * Starts computing the vectors of `items`, once fewer than BATCHES_IN_FLIGHT batches are
-   * unwritten. Throws the failure of an earlier batch.
+   * Starts computing the vectors of `items`, in batches of EMBED_BATCH, each once fewer than
+   * BATCHES_IN_FLIGHT batches are unwritten. Throws the failure of an earlier batch.
    */
   async add(items: IndexableProduct[]): Promise<void> {
+    for (let i = 0; i < items.length; i += EMBED_BATCH) {
+      await this.addBatch(items.slice(i, i + EMBED_BATCH));
+    }
+  }
+
+  private async addBatch(items: IndexableProduct[]): Promise<void> {
     while (this.inFlight.length >= BATCHES_IN_FLIGHT) await this.inFlight.shift();
     const vectors = computeProductVectors(this.db, textEmbedder(), items);
     const previous = this.last;

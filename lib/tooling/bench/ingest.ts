@@ -6,7 +6,7 @@ import { queryRows, type Db } from '../../db/client';
 import { textEmbedder } from '../../embeddings';
 import { EMBED_TASK_SIZE } from '../../embeddings/length-batches';
 import { PooledTextProvider } from '../../embeddings/pool';
-import { EMBED_BATCH } from '../../search/indexer';
+import { EMBED_BATCH } from '../../search/vector-pipeline';
 import { startStoreSim } from '../../store-sim/server';
 import type { ShopifyProductInput } from '../../store-sim/catalogue';
 import { addStore } from '../../stores/registry';
