@@ -18,22 +18,32 @@ function workerFile(): string {
  * Vectors are the in-thread model's (the worker runs the same provider). Idle workers do not
  * keep the process alive (piscina unrefs them), so a CLI command or test ends when its work does.
  */
+export interface PoolOptions {
+  /**
+   * One worker stays, its model loaded, for the process's life (a server): otherwise the first
+   * query after a quiet minute waited about 0.6 s for a worker to start and load the model.
+   */
+  keepOneLoaded?: boolean;
+  /** How long a worker beyond that may idle before it stops, releasing its model. */
+  idleTimeoutMs?: number;
+}
+
 export class PooledTextProvider implements EmbeddingProvider {
   readonly modelId: string;
   private readonly local: EmbeddingProvider;
   private readonly pool: Piscina;
 
-  constructor(model: string, threads: number) {
+  constructor(model: string, threads: number, opts: PoolOptions = {}) {
     // Loads nothing: it names the model and its width for callers that ask before embedding.
     this.local = loadTextModel(model);
     this.modelId = this.local.modelId;
     this.pool = new Piscina({
       filename: workerFile(),
       workerData: { model },
-      minThreads: 0,
+      minThreads: opts.keepOneLoaded ? 1 : 0,
       maxThreads: threads,
       // Model loading is slow: keep a loaded worker for a while rather than reloading per sync.
-      idleTimeout: 60_000,
+      idleTimeout: opts.idleTimeoutMs ?? 60_000,
       // tsx compiles the TypeScript worker whatever started this process (next, vitest, tsx).
       execArgv: ['--import', 'tsx'],
     });
@@ -45,6 +55,16 @@ export class PooledTextProvider implements EmbeddingProvider {
 
   get threads(): number {
     return this.pool.options.maxThreads;
+  }
+
+  /** Worker threads running now. */
+  get runningThreads(): number {
+    return this.pool.threads.length;
+  }
+
+  /** Loads the model in a worker now (each loads it on its first task). */
+  async load(): Promise<void> {
+    await this.pool.run([' ']);
   }
 
   embedTexts(texts: string[]): Promise<number[][]> {

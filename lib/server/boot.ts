@@ -3,6 +3,7 @@ import { createDeveloper, createKey } from '../auth/keys';
 import { env } from '../config/env';
 import { getDatabase } from '../db/client';
 import { developers } from '../db/schema';
+import { keepTextModelLoaded } from '../embeddings';
 import { seedDemoData } from '../demo/seed';
 import { startImageQueue } from '../images/queue';
 import { logger } from '../log/logger';
@@ -22,12 +23,16 @@ addBootStep(async () => {
 });
 
 /**
- * Opens and migrates the database, runs registered steps (demo data), starts the background
- * order reconciler and image queue, and on a database with no developers creates a demo developer and prints
+ * Loads the text model (kept loaded: keepTextModelLoaded), opens and migrates the database, runs
+ * registered steps (demo data), starts the background order reconciler and image queue, and on a database with no developers creates a demo developer and prints
  * its key and a first request to try. The dashboard then acts as that developer, so what the
  * printed key makes shows in the dashboard.
  */
 export async function boot(): Promise<void> {
+  // In the background: the database opens meanwhile, and a failure shows at the first search.
+  keepTextModelLoaded().catch((err: unknown) =>
+    logger().warn({ err }, 'the text model did not load at start'),
+  );
   const database = await getDatabase({ shareOverSocket: true });
   logger().info({ database: database.location, kind: database.kind }, 'database ready');
   const keyNotice = prepareStoreTokenKey();

@@ -55,4 +55,22 @@ describe('text embeddings in worker threads', () => {
     expect(ticks.length).toBeGreaterThan(10);
     expect(Math.max(...gaps)).toBeLessThan(elapsed / 4);
   });
+
+  it('keeps one worker, model loaded, past the idle timeout in a server, and none otherwise', async () => {
+    const server = new PooledTextProvider('use-lite', 2, {
+      keepOneLoaded: true,
+      idleTimeoutMs: 100,
+    });
+    const cli = new PooledTextProvider('use-lite', 2, { idleTimeoutMs: 100 });
+    try {
+      await server.load();
+      await Promise.all([server.embedTexts(LARGE), cli.embedTexts(LARGE)]);
+      expect(cli.runningThreads).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(server.runningThreads).toBe(1);
+      expect(cli.runningThreads).toBe(0);
+    } finally {
+      await Promise.all([server.close(), cli.close()]);
+    }
+  });
 });
