@@ -12,12 +12,6 @@ function workerFile(): string {
   return path.resolve('lib/embeddings/embed-worker.ts');
 }
 
-/**
- * A text embedder whose model runs in worker threads, one model per worker: a sync's batches
- * use every core, and a query's embedding never blocks the event loop serving other requests.
- * Vectors are the in-thread model's (the worker runs the same provider). Idle workers do not
- * keep the process alive (piscina unrefs them), so a CLI command or test ends when its work does.
- */
 export interface PoolOptions {
   /**
    * One worker stays, its model loaded, for the process's life (a server): otherwise the first
@@ -28,6 +22,12 @@ export interface PoolOptions {
   idleTimeoutMs?: number;
 }
 
+/**
+ * A text embedder whose model runs in worker threads, one model per worker: a sync's batches
+ * use every core, and a query's embedding never blocks the event loop serving other requests.
+ * Vectors are the in-thread model's (the worker runs the same provider). Idle workers do not
+ * keep the process alive (piscina unrefs them), so a CLI command or test ends when its work does.
+ */
 export class PooledTextProvider implements EmbeddingProvider {
   readonly modelId: string;
   private readonly local: EmbeddingProvider;
