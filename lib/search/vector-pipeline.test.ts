@@ -113,6 +113,23 @@ describe('TextVectorPipeline', () => {
     expect((await storedVectors([...a, ...b, ...c])).size).toBe(6);
   });
 
+  it('keeps a batch’s failure until the batch before it is written, then throws it', async () => {
+    const a = await freshProducts(2);
+    // An id no database reads as a number: the batch's first statement fails at once.
+    const broken: IndexableProduct = { ...a[0]!, id: Number.NaN };
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const pipeline = new TextVectorPipeline(t.database.db, async ({ items }) => {
+      if (items[0]!.id === a[0]!.id) await held;
+    });
+    await pipeline.add(a);
+    await pipeline.add([broken]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await expect(pipeline.drain()).rejects.toThrow();
+    expect((await storedVectors(a)).size).toBe(2);
+  });
+
   it('fails with a batch’s error, and writes none of the batches after it', async () => {
     const good = await freshProducts(2);
     // A product id no row has: its vector cannot be stored for it.

@@ -59,6 +59,9 @@ export class TextVectorPipeline {
   private async addBatch(items: IndexableProduct[]): Promise<void> {
     while (this.inFlight.length >= BATCHES_IN_FLIGHT) await this.inFlight.shift();
     const vectors = computeProductVectors(this.db, textEmbedder(), items);
+    // Awaited below once the batch before is written: unhandled until then, a failure in the
+    // meantime would end the process.
+    vectors.catch(() => undefined);
     const previous = this.last;
     const written = (async () => {
       // A failed batch fails the ones after it, but only once this one's model work is over:
