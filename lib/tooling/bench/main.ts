@@ -324,7 +324,7 @@ async function main() {
           `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`,
         );
       }
-      const embedding = embeddingSetup();
+      const embedding = await embeddingSetup();
       const syncs = await benchSyncs(db, raw, stores);
       storeIds = syncs.storeIds;
       const imports = await benchImports(db, opts.importFile);
