@@ -8,16 +8,14 @@ import { madeUpWord, uniqueDomain } from '../testing/unique';
 import { addStore } from '../stores/registry';
 import { ingestPages } from './ingest';
 
-let own: Awaited<ReturnType<typeof startOwnTestServer>>;
 let t: TestServer;
 
 // A database of its own: 2,300 products of one shape would move the global statistics (N, the
 // average length) that other suites' threshold tests score by.
 beforeAll(async () => {
-  own = await startOwnTestServer('upsert');
-  t = own.server;
+  t = await startOwnTestServer('upsert');
 });
-afterAll(() => own?.close());
+afterAll(() => t?.close());
 
 describe('upserting a page', () => {
   it('writes a page of more products than one statement may bind, and replaces their variants', async () => {

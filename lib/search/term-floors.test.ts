@@ -10,17 +10,15 @@ import { startOwnTestServer } from '../testing/own-database';
 import { resolveQueryTerms } from './query-terms';
 import { TERM_POSTINGS_READ } from './term-floors';
 
-let own: Awaited<ReturnType<typeof startOwnTestServer>>;
 let t: TestServer;
 
 // A database of its own: 2,850 products of one shape would move the global statistics (N, the
 // average length) that other suites' threshold tests score by. On a Citus server that database is
 // not distributed (ownDatabase); the Citus form of these statements was checked on a cluster.
 beforeAll(async () => {
-  own = await startOwnTestServer('floors');
-  t = own.server;
+  t = await startOwnTestServer('floors');
 });
-afterAll(() => own?.close());
+afterAll(() => t?.close());
 
 /**
  * Products holding `word` in their title. A description of `filler` words of varying count

@@ -52,13 +52,11 @@ export async function ownDatabase(label: string): Promise<OwnDatabase> {
  * A test server on a database of its own (ownDatabase): for a suite whose data would disturb the
  * others, or that compares whole tables. `close` stops the server, then drops the database.
  */
-export async function startOwnTestServer(
-  label: string,
-): Promise<{ server: TestServer; close(): Promise<void> }> {
+export async function startOwnTestServer(label: string): Promise<TestServer> {
   const own = await ownDatabase(label);
   const server = await startTestServer({ url: own.url });
   return {
-    server,
+    ...server,
     close: async () => {
       await server.close();
       await own.drop();

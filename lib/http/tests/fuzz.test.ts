@@ -42,19 +42,17 @@ resetEnvCache();
 /** Read from the app's registry when the file is collected: one test per operation. */
 const operations = buildApi().operations;
 
-let own: Awaited<ReturnType<typeof startOwnTestServer>>;
 let t: TestServer;
 let caller: SampleCaller;
 let samples: Record<string, Sample>;
 
 beforeAll(async () => {
-  own = await startOwnTestServer('fuzz');
-  t = own.server;
+  t = await startOwnTestServer('fuzz');
   const dev = await t.newDeveloper('pro');
   caller = { dev, operatorToken: OPERATOR };
   samples = await sampleRequests(t, caller, 'fuzz');
 });
-afterAll(() => own?.close());
+afterAll(() => t?.close());
 
 /**
  * Every table's row count and a digest of its rows, but the bookkeeping every authenticated
