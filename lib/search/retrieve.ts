@@ -7,7 +7,7 @@ import { BM25_FULL, COVERAGE_SHARE } from './score';
 import { withSearchSettings } from './search-settings';
 import { textArray } from './sql-arrays';
 import { TERM_POSTINGS_READ } from './term-floors';
-import { indexPredicate, typedEmbedding, vectorParam } from './vector-index';
+import { cosineQueryParam, indexPredicate, typedEmbedding } from './vector-index';
 
 /**
  * A store at most this large is searched by vector with an exact scan of its own rows: an HNSW
@@ -147,12 +147,12 @@ function lexicalCandidates(req: RetrievalRequest, lex: LexicalQuery): SQL {
 
 /**
  * A query vector as a one-row CTE, which every use reads: pgvector parses a vector's text with
- * the C library's strtof, about 1 ms for 512 floats in PGlite's WebAssembly, and the parameter
+ * the C library's strtof, slow in PGlite's WebAssembly (cosineQueryParam), and the parameter
  * would be parsed again wherever it appears. PostgreSQL walks the HNSW index for an ORDER BY
  * against a scalar subquery as it does for a parameter.
  */
 function queryVector(name: string, q: VectorQuery, vector: number[]): SQL {
-  return sql`${sql.raw(name)} AS MATERIALIZED (SELECT ${vectorParam(vector, q.dimensions)} AS v)`;
+  return sql`${sql.raw(name)} AS MATERIALIZED (SELECT ${cosineQueryParam(vector, q.dimensions)} AS v)`;
 }
 
 /** The vector's nearest neighbours in scope (CTE `name`), and its CTE `${name}_q`. */
