@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import type { EmbeddingProvider } from '../embeddings/provider';
 import { textArray } from './sql-arrays';
-import { vectorLiteral } from '../db/vector';
+import { directionText } from '../db/vector';
 
 export function inputHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
@@ -53,9 +53,9 @@ export async function embedTextsCached(
       unique.forEach(([hash], j) => stored.set(hash, vectors[j]!));
       await db.execute(sql`
         INSERT INTO embedding_cache (model_id, input_hash, embedding)
-        SELECT ${provider.modelId}, h, v::vector
+        SELECT ${provider.modelId}, h, l2_normalize(v::vector)
         FROM unnest(${textArray(unique.map(([hash]) => hash))},
-                    ${textArray(vectors.map(vectorLiteral))}) AS u(h, v)
+                    ${textArray(vectors.map(directionText))}) AS u(h, v)
         ON CONFLICT DO NOTHING`);
     }
     for (const i of pending) {

@@ -5,7 +5,7 @@ import type { EmbeddingProvider } from '../embeddings/provider';
 import { embedTextsCached, inputHash } from './cached-embeddings';
 import type { IndexableProduct } from './lexical-index';
 import { bigintArray, textArray } from './sql-arrays';
-import { vectorLiteral } from '../db/vector';
+import { directionText } from '../db/vector';
 
 /** Descriptions are long and mostly boilerplate; their opening says what the product is. */
 const DESCRIPTION_CHARS = 300;
@@ -78,19 +78,18 @@ export async function computeProductVectors(
 
 /**
  * Writes computed vectors (computeProductVectors) to product_embeddings, copied from
- * embedding_cache where it holds them (it does, unless emptied since): pgvector's text input
- * parses each float with the C library's strtof, which in PGlite's WebAssembly takes about 2 µs,
- * so a page of 250 vectors costs a quarter of a second each time it is parsed.
+ * embedding_cache where it holds them (it does, unless emptied since), so that each vector's
+ * text is read once; the text (directionText) is there for a vector the cache no longer holds.
  */
 export async function storeProductVectors(db: Db, batch: ProductVectors): Promise<void> {
   const { stale, vectors, modelId } = batch;
   if (stale.length === 0) return;
   await db.execute(sql`
     INSERT INTO product_embeddings (store_id, product_id, kind, model_id, input_hash, embedding)
-    SELECT u.store_id, u.id, 'text', ${modelId}, u.h, coalesce(c.embedding, u.v::vector)
+    SELECT u.store_id, u.id, 'text', ${modelId}, u.h, coalesce(c.embedding, l2_normalize(u.v::vector))
     FROM unnest(${textArray(stale.map((i) => i.storeId))}, ${bigintArray(stale.map((i) => i.id))},
                 ${textArray(stale.map((i) => i.hash))},
-                ${textArray(vectors.map(vectorLiteral))}) AS u(store_id, id, h, v)
+                ${textArray(vectors.map(directionText))}) AS u(store_id, id, h, v)
     LEFT JOIN embedding_cache c ON c.model_id = ${modelId} AND c.input_hash = u.h
     ON CONFLICT (store_id, product_id, kind, model_id) DO UPDATE
       SET input_hash = excluded.input_hash, embedding = excluded.embedding,

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
-import { vectorLiteral } from '../db/vector';
+import { directionText } from '../db/vector';
 
 /**
  * product_embeddings.embedding is an untyped `vector` (models differ in width), so each model
@@ -30,27 +30,9 @@ export function indexPredicate(kind: EmbeddingKind, modelId: string, alias = 'pe
   return sql.raw(`${alias}.model_id = ${literal(modelId)} AND ${alias}.kind = ${literal(kind)}`);
 }
 
-/** Integers below this are the ones C's strtof reads at once (musl's fast path for float). */
-const FAST_INTEGER = 2 ** 24;
-
-/**
- * A query vector's text for cosine comparisons only: its elements as integers, the vector
- * scaled by the power of two that brings its largest element just under 2^24. pgvector reads a
- * vector's text with strtof, which in PGlite's WebAssembly takes about 2 µs for a decimal
- * fraction and a tenth of that for such an integer (512 floats: 1.2 against 0.1 ms of every
- * search). Cosine does not see the scale; the rounding moves each element by at most 2^-25 of
- * the largest, a few float32 steps, so a cosine moves in about its eighth decimal.
- */
-export function cosineQueryText(vector: readonly number[]): string {
-  const largest = Math.max(...vector.map(Math.abs));
-  if (!(largest > 0) || !Number.isFinite(largest)) return vectorLiteral(vector);
-  const scale = 2 ** Math.floor(Math.log2((FAST_INTEGER - 1) / largest));
-  return `[${vector.map((x) => Math.round(x * scale)).join(',')}]`;
-}
-
 /** A query vector typed like the indexed expression, for cosine comparisons (`<=>`) only. */
 export function cosineQueryParam(vector: readonly number[], dimensions: number): SQL {
-  return sql`${cosineQueryText(vector)}::vector(${sql.raw(String(Math.trunc(dimensions)))})`;
+  return sql`${directionText(vector)}::vector(${sql.raw(String(Math.trunc(dimensions)))})`;
 }
 
 export async function ensureVectorIndex(

@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../db/client';
-import { vectorLiteral } from '../db/vector';
+import { textArray } from '../search/sql-arrays';
 import { startTestServer, type TestServer } from '../testing/server';
-import { textArray } from './sql-arrays';
-import { cosineQueryText } from './vector-index';
+import { queryRows } from './client';
+import { directionText, vectorLiteral } from './vector';
 
 let t: TestServer;
 
@@ -27,10 +26,10 @@ function unitVectors(count: number, dimensions: number): number[][] {
   });
 }
 
-describe('cosineQueryText', () => {
+describe('directionText', () => {
   it('writes a power-of-two multiple of the vector as integers below 2^24', () => {
     const [v] = unitVectors(1, 512);
-    const values = JSON.parse(cosineQueryText(v!)) as number[];
+    const values = JSON.parse(directionText(v!)) as number[];
     expect(values.every(Number.isInteger)).toBe(true);
     const largest = Math.max(...values.map(Math.abs));
     expect(largest).toBeLessThan(2 ** 24);
@@ -40,7 +39,7 @@ describe('cosineQueryText', () => {
   });
 
   it('leaves a zero vector as it is', () => {
-    expect(cosineQueryText([0, 0, 0])).toBe(vectorLiteral([0, 0, 0]));
+    expect(directionText([0, 0, 0])).toBe(vectorLiteral([0, 0, 0]));
   });
 
   it('gives the database the cosines of the vector itself, to the sixth decimal', async () => {
@@ -49,10 +48,25 @@ describe('cosineQueryText', () => {
       t.database.db,
       sql`SELECT a.v::vector <=> b.v::vector AS exact, a.q::vector <=> b.v::vector AS fast
           FROM unnest(${textArray(vectors.slice(0, 20).map(vectorLiteral))},
-                      ${textArray(vectors.slice(0, 20).map(cosineQueryText))}) AS a(v, q)
+                      ${textArray(vectors.slice(0, 20).map(directionText))}) AS a(v, q)
           CROSS JOIN unnest(${textArray(vectors.slice(20).map(vectorLiteral))}) AS b(v)`,
     );
     expect(rows).toHaveLength(400);
     for (const r of rows) expect(Math.abs(Number(r.fast) - Number(r.exact))).toBeLessThan(1e-6);
+  });
+
+  it('gives a unit vector back through l2_normalize, within float32 steps', async () => {
+    const vectors = unitVectors(20, 512);
+    const rows = await queryRows<{ back: string }>(
+      t.database.db,
+      sql`SELECT l2_normalize(v::vector)::text AS back
+          FROM unnest(${textArray(vectors.map(directionText))}) WITH ORDINALITY AS u(v, i)
+          ORDER BY i`,
+    );
+    rows.forEach((r, i) => {
+      const back = JSON.parse(r.back) as number[];
+      const largestMove = Math.max(...back.map((x, j) => Math.abs(x - vectors[i]![j]!)));
+      expect(largestMove).toBeLessThan(1e-7);
+    });
   });
 });
