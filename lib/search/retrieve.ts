@@ -293,12 +293,12 @@ interface RetrievalRow {
 
 function unpackRows(packed: string | null | undefined): RetrievalRow[] {
   const arrays = JSON.parse(packed ?? '[]') as unknown[][];
-  return arrays.map(
-    (values) =>
-      Object.fromEntries(
-        ROW_COLUMNS.map((name, i) => [name, values[i]]),
-      ) as unknown as RetrievalRow,
-  );
+  // A plain loop: Object.fromEntries over the columns took five times as long as the parse.
+  return arrays.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < ROW_COLUMNS.length; i++) row[ROW_COLUMNS[i]!] = values[i];
+    return row as unknown as RetrievalRow;
+  });
 }
 
 /**
