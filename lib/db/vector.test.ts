@@ -38,8 +38,9 @@ describe('directionText', () => {
     expect(Math.log2(scale) % 1).toBeCloseTo(0, 4);
   });
 
-  it('leaves a zero vector as it is', () => {
+  it('leaves a zero vector, or one too small to scale, as it is', () => {
     expect(directionText([0, 0, 0])).toBe(vectorLiteral([0, 0, 0]));
+    expect(directionText([5e-324, 0])).toBe(vectorLiteral([5e-324, 0]));
   });
 
   it('gives the database the cosines of the vector itself, to the sixth decimal', async () => {

@@ -17,7 +17,10 @@ const FAST_INTEGER = 2 ** 24;
  */
 export function directionText(vector: readonly number[]): string {
   const largest = Math.max(...vector.map(Math.abs));
-  if (!(largest > 0) || !Number.isFinite(largest)) return vectorLiteral(vector);
   const scale = 2 ** Math.floor(Math.log2((FAST_INTEGER - 1) / largest));
+  // A zero vector, or one so small that no double can scale it, is written as it is.
+  if (!(largest > 0) || !Number.isFinite(largest) || !Number.isFinite(scale)) {
+    return vectorLiteral(vector);
+  }
   return `[${vector.map((x) => Math.round(x * scale)).join(',')}]`;
 }
