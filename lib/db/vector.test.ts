@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textArray } from '../search/sql-arrays';
 import { startTestServer, type TestServer } from '../testing/server';
 import { queryRows } from './client';
-import { directionText, vectorLiteral } from './vector';
+import { directionText, storedDirection, vectorLiteral } from './vector';
 
 let t: TestServer;
 
@@ -56,11 +56,11 @@ describe('directionText', () => {
     for (const r of rows) expect(Math.abs(Number(r.fast) - Number(r.exact))).toBeLessThan(1e-6);
   });
 
-  it('gives a unit vector back through l2_normalize, within float32 steps', async () => {
+  it('gives a unit vector back through storedDirection, within float32 steps', async () => {
     const vectors = unitVectors(20, 512);
     const rows = await queryRows<{ back: string }>(
       t.database.db,
-      sql`SELECT l2_normalize(v::vector)::text AS back
+      sql`SELECT ${storedDirection(sql.raw('u.v'))}::text AS back
           FROM unnest(${textArray(vectors.map(directionText))}) WITH ORDINALITY AS u(v, i)
           ORDER BY i`,
     );

@@ -1,3 +1,5 @@
+import { sql, type SQL } from 'drizzle-orm';
+
 /** pgvector's text form of a vector, `[0.1,0.2,...]`, as a query parameter or in a text[] of them. */
 export function vectorLiteral(vector: readonly number[]): string {
   return `[${vector.join(',')}]`;
@@ -11,7 +13,7 @@ const FAST_INTEGER = 2 ** 24;
  * two that brings its largest element just under 2^24, and rounded. pgvector reads a vector's
  * text with strtof, which in PGlite's WebAssembly takes about 2 µs for a decimal fraction and a
  * tenth of that for such an integer (512 floats: 1.2 against 0.1 ms). For cosine comparisons
- * as it is, since cosine does not see the scale; stored, through `l2_normalize` (which gives a
+ * as it is, since cosine does not see the scale; stored, through storedDirection (which gives a
  * unit-length model vector back). The rounding moves each element by at most 2^-25 of the
  * largest, a few float32 steps: a cosine moves in about its seventh decimal.
  */
@@ -23,4 +25,9 @@ export function directionText(vector: readonly number[]): string {
     return vectorLiteral(vector);
   }
   return `[${vector.map((x) => Math.round(x * scale)).join(',')}]`;
+}
+
+/** A value in directionText's form (a column or parameter) as the unit vector to store. */
+export function storedDirection(text: SQL): SQL {
+  return sql`l2_normalize(${text}::vector)`;
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import type { EmbeddingProvider } from '../embeddings/provider';
 import { textArray } from './sql-arrays';
-import { directionText } from '../db/vector';
+import { directionText, storedDirection } from '../db/vector';
 
 export function inputHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
@@ -53,7 +53,7 @@ export async function embedTextsCached(
       unique.forEach(([hash], j) => stored.set(hash, vectors[j]!));
       await db.execute(sql`
         INSERT INTO embedding_cache (model_id, input_hash, embedding)
-        SELECT ${provider.modelId}, h, l2_normalize(v::vector)
+        SELECT ${provider.modelId}, h, ${storedDirection(sql.raw('v'))}
         FROM unnest(${textArray(unique.map(([hash]) => hash))},
                     ${textArray(vectors.map(directionText))}) AS u(h, v)
         ON CONFLICT DO NOTHING`);

@@ -5,7 +5,7 @@ import type { EmbeddingProvider } from '../embeddings/provider';
 import { embedTextsCached, inputHash } from './cached-embeddings';
 import type { IndexableProduct } from './lexical-index';
 import { bigintArray, textArray } from './sql-arrays';
-import { directionText } from '../db/vector';
+import { directionText, storedDirection } from '../db/vector';
 
 /** Descriptions are long and mostly boilerplate; their opening says what the product is. */
 const DESCRIPTION_CHARS = 300;
@@ -86,7 +86,7 @@ export async function storeProductVectors(db: Db, batch: ProductVectors): Promis
   if (stale.length === 0) return;
   await db.execute(sql`
     INSERT INTO product_embeddings (store_id, product_id, kind, model_id, input_hash, embedding)
-    SELECT u.store_id, u.id, 'text', ${modelId}, u.h, coalesce(c.embedding, l2_normalize(u.v::vector))
+    SELECT u.store_id, u.id, 'text', ${modelId}, u.h, coalesce(c.embedding, ${storedDirection(sql.raw('u.v'))})
     FROM unnest(${textArray(stale.map((i) => i.storeId))}, ${bigintArray(stale.map((i) => i.id))},
                 ${textArray(stale.map((i) => i.hash))},
                 ${textArray(vectors.map(directionText))}) AS u(store_id, id, h, v)
