@@ -1,0 +1,1 @@
+CREATE INDEX "stores_not_open_idx" ON "stores" USING btree ("id") WHERE access_policy <> 'open';
