@@ -7,8 +7,9 @@ import { createFixtureStore } from '../testing/fixtures/catalogue';
 import type { TestServer } from '../testing/server';
 import { madeUpWord } from '../testing/unique';
 import { startOwnTestServer } from '../testing/own-database';
+import { planAvoidingScans } from '../testing/plan';
 import { resolveQueryTerms } from './query-terms';
-import { TERM_POSTINGS_READ } from './term-floors';
+import { FLOORS_READ, TERM_POSTINGS_READ } from './term-floors';
 
 let t: TestServer;
 
@@ -79,6 +80,14 @@ async function postingsReaching(db: Db, term: string, floor: number): Promise<nu
 }
 
 describe('term floors', () => {
+  // Every indexing batch reads the floors: at 10M products a scan of the vocabulary would be
+  // millions of rows where the floored terms are thousands.
+  it('are read through the index of the floored terms', async () => {
+    const plan = await planAvoidingScans(t.database.db, FLOORS_READ);
+    expect(plan).toMatch(/Index (Only )?Scan (using|on) search_terms_floored_idx/);
+    expect(plan).not.toMatch(/Seq Scan on search_terms/);
+  });
+
   it('keep each common term floor at its best postings through syncs, and searches read from it', async () => {
     const db = t.database.db;
     // Its own word, so that only these products hold it.

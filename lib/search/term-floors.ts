@@ -22,12 +22,15 @@ export const TERM_POSTINGS_READ = 2000;
  */
 const MOST_ABOVE_FLOOR = 2500;
 
+/**
+ * The floors' read. The partial index search_terms_floored_idx holds the floored terms alone, so
+ * the read costs them, not the vocabulary (at 10M products, millions of terms).
+ */
+export const FLOORS_READ = sql`SELECT term, floor FROM search_terms WHERE floor IS NOT NULL`;
+
 /** The floor of every term that has one (the common terms: a few dozen in 55,000 products). */
 export async function readFloors(db: Db): Promise<Map<string, number>> {
-  const rows = await queryRows<{ term: string; floor: number | string }>(
-    db,
-    sql`SELECT term, floor FROM search_terms WHERE floor IS NOT NULL`,
-  );
+  const rows = await queryRows<{ term: string; floor: number | string }>(db, FLOORS_READ);
   return new Map(rows.map((r) => [r.term, Number(r.floor)]));
 }
 

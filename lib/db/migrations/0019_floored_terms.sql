@@ -1,0 +1,1 @@
+CREATE INDEX "search_terms_floored_idx" ON "search_terms" USING btree ("term","floor") WHERE floor IS NOT NULL;

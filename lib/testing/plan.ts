@@ -1,0 +1,17 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Db } from '../db/client';
+
+/**
+ * The plan of a statement when the planner is told to avoid sequential scans: on a test's small
+ * tables it would rightly pick one, so a test that an index is usable (its predicate implied by
+ * the statement's) asks this way.
+ */
+export async function planAvoidingScans(db: Db, statement: SQL): Promise<string> {
+  return db.transaction(async (tx) => {
+    // Citus plans a reference table's read on a node: the setting must travel with it.
+    await tx.execute(sql`SET LOCAL citus.propagate_set_commands = 'local'`);
+    await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+    const rows = await queryRows<Record<string, string>>(tx, sql`EXPLAIN ${statement}`);
+    return rows.map((r) => Object.values(r)[0]).join('\n');
+  });
+}
