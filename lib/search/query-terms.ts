@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { FOOT_MARK, queryTerms } from './analyzer';
@@ -144,38 +144,41 @@ interface SpellingCandidate {
 }
 
 /**
- * Vocabulary terms that could be `term` mistyped: sharing its first two letters, or, when none
- * is close enough, with the first letter the one wrong (substituted, added or dropped), within
- * `edits` of its length.
+ * Where a mistyped word's letters may have gone wrong, tried in this order: after its first two
+ * letters (the usual typo), in its first letter (substituted, added or dropped: "olastic"), then
+ * in its second letter, or its first two swapped ("psint", "riobi", "poerated").
  */
-async function spellingCandidates(db: Db, term: string, edits: number, firstLetter: boolean) {
+type TypoPlace = 'later' | 'first' | 'second';
+const TYPO_PLACES: TypoPlace[] = ['later', 'first', 'second'];
+
+/** Terms of the vocabulary that start with `prefix`: a range of its primary key. */
+function startingWith(prefix: string): SQL {
+  const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return sql`(term >= ${prefix} AND term < ${after})`;
+}
+
+/** Vocabulary terms that could be `term` mistyped at `place`, within `edits` of its length. */
+async function spellingCandidates(db: Db, term: string, edits: number, place: TypoPlace) {
   const lengths = sql`length(term) BETWEEN ${term.length - edits} AND ${term.length + edits}`;
-  if (firstLetter) {
-    return queryRows<SpellingCandidate>(
-      db,
-      sql`SELECT term, df, floor FROM search_terms
-          WHERE ${lengths}
-            AND (substr(term, 2, 3) = ${term.slice(1, 4)}
-                 OR substr(term, 1, 3) = ${term.slice(1, 4)}
-                 OR substr(term, 2, 3) = ${term.slice(0, 3)})
-          ORDER BY term`,
-    );
-  }
-  const prefix = term.slice(0, 2);
-  const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(1) + 1);
+  const where =
+    place === 'later'
+      ? startingWith(term.slice(0, 2))
+      : place === 'first'
+        ? sql`(substr(term, 2, 3) = ${term.slice(1, 4)}
+               OR substr(term, 1, 3) = ${term.slice(1, 4)}
+               OR substr(term, 2, 3) = ${term.slice(0, 3)})`
+        : sql`(${startingWith(term[0]!)} OR ${startingWith(term[1]! + term[0]!)})`;
   return queryRows<SpellingCandidate>(
     db,
-    sql`SELECT term, df, floor FROM search_terms
-        WHERE term >= ${prefix} AND term < ${after} AND ${lengths}
-        ORDER BY term`,
+    sql`SELECT term, df, floor FROM search_terms WHERE ${where} AND ${lengths} ORDER BY term`,
   );
 }
 
 /** The closest known term within `edits` (most frequent among equals), or undefined. */
 async function correction(db: Db, term: string, edits: number) {
-  for (const firstLetter of [false, true]) {
+  for (const place of TYPO_PLACES) {
     let best: (SpellingCandidate & { distance: number }) | undefined;
-    for (const candidate of await spellingCandidates(db, term, edits, firstLetter)) {
+    for (const candidate of await spellingCandidates(db, term, edits, place)) {
       const distance = editDistance(term, candidate.term, edits);
       if (distance > edits) continue;
       if (

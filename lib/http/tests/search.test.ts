@@ -178,6 +178,17 @@ describe('POST /search/products', () => {
     expect(mark.body.product_ids).toEqual(['7001', '7006']);
   });
 
+  it('corrects a typo in the second letter, or the first two letters swapped', async () => {
+    for (const text of ['cipper pipe', 'ocpper pipe']) {
+      const typo = await search({
+        query: { text },
+        similarity_threshold: 0.6,
+        max_result_count: 5,
+      });
+      expect(typo.body.product_ids, text).toEqual(['7001', '7006']);
+    }
+  });
+
   it('answers NO_RESULTS_FOUND with empty arrays when nothing clears the threshold', async () => {
     const res = await search({ query: { text: 'xylophone quartz zeppelin' } });
     expect(res.status).toBe(200);
