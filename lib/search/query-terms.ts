@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
-import { FOOT_MARK, queryTerms } from './analyzer';
+import { FOOT_MARK, queryTerms, stem } from './analyzer';
 import { idf } from './bm25';
 import { textArray } from './sql-arrays';
 
@@ -194,6 +194,38 @@ async function correction(db: Db, term: string, edits: number) {
   return undefined;
 }
 
+/** The shortest part a glued word is split into. */
+const SHORTEST_PART = 3;
+
+/**
+ * An unknown word that no typo explains, read as two known words glued ("doorknob",
+ * "carpetshampoo"): of the ways to cut it, the one whose rarer part is the most frequent.
+ */
+async function gluedParts(db: Db, term: string): Promise<SpellingCandidate[]> {
+  const cuts: Array<[string, string]> = [];
+  for (let i = SHORTEST_PART; i <= term.length - SHORTEST_PART; i++) {
+    cuts.push([stem(term.slice(0, i)), stem(term.slice(i))]);
+  }
+  if (cuts.length === 0) return [];
+  const known = new Map(
+    (
+      await queryRows<SpellingCandidate>(
+        db,
+        sql`SELECT term, df, floor FROM search_terms WHERE term = ANY(${textArray(cuts.flat())})`,
+      )
+    ).map((r) => [r.term, r]),
+  );
+  let best: SpellingCandidate[] = [];
+  let bestRarer = 0;
+  for (const [a, b] of cuts) {
+    const [left, right] = [known.get(a), known.get(b)];
+    if (!left || !right) continue;
+    const rarer = Math.min(left.df, right.df);
+    if (rarer > bestRarer) [best, bestRarer] = [[left, right], rarer];
+  }
+  return best;
+}
+
 function withFloor(term: QueryTerm, floor: number | null | undefined): QueryTerm {
   return floor === null || floor === undefined ? term : { ...term, floor: Number(floor) };
 }
@@ -202,7 +234,8 @@ function withFloor(term: QueryTerm, floor: number | null | undefined): QueryTerm
  * The query's terms with their weights and the statistics of every store together, so that a
  * score means the same in any store. The typed terms are first rewritten by the catalogue's
  * vocabulary (rewriteTerms); a word no store holds then is replaced by the closest known term
- * (correction), 1 edit for short words, 2 for long ones, at CORRECTION_WEIGHT.
+ * (correction), 1 edit for short words, 2 for long ones, or, when none is that close, by the two
+ * known words it glues (gluedParts), at CORRECTION_WEIGHT.
  */
 export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQuery> {
   const typed = queryTerms(text);
@@ -220,10 +253,14 @@ export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQu
       continue;
     }
     const best = await correction(db, term, edits);
-    idfTotal += idf(docCount, best?.df ?? 0);
-    if (best) {
-      const weight = CORRECTION_WEIGHT * idf(docCount, best.df);
-      terms.push(withFloor({ term: best.term, weight }, best.floor));
+    const found = best ? [best] : await gluedParts(db, term);
+    if (found.length === 0) idfTotal += idf(docCount, 0);
+    for (const part of found) {
+      // A part the query also holds ("carpet carpetshampoo") is counted once.
+      if (terms.some((t) => t.term === part.term)) continue;
+      idfTotal += idf(docCount, part.df);
+      const weight = CORRECTION_WEIGHT * idf(docCount, part.df);
+      terms.push(withFloor({ term: part.term, weight }, part.floor));
     }
   }
   return { terms, idfTotal, avgdl: Math.max(stats.totalLen / docCount, 1e-9) };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveQueryTerms } from '../../search/query-terms';
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { madeUpWord } from '../../testing/unique';
@@ -187,6 +188,18 @@ describe('POST /search/products', () => {
       });
       expect(typo.body.product_ids, text).toEqual(['7001', '7006']);
     }
+  });
+
+  it('reads an unknown word that no typo explains as two known words glued', async () => {
+    const glued = await search({
+      query: { text: 'copperpipe' },
+      similarity_threshold: 0.6,
+      max_result_count: 5,
+    });
+    expect(glued.body.product_ids).toEqual(['7001', '7006']);
+    // A part the query holds already counts once.
+    const lexical = await resolveQueryTerms(t.database.db, 'pipe copperpipe');
+    expect(lexical.terms.map((term) => term.term)).toEqual(['pipe', 'copper']);
   });
 
   it('answers NO_RESULTS_FOUND with empty arrays when nothing clears the threshold', async () => {
