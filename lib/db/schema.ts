@@ -401,11 +401,12 @@ export const searchTerms = pgTable(
     floor: real('floor'),
     above: integer('above').notNull().default(0),
   },
-  // A mistyped query term's spelling candidates share three letters with it, at its start or
-  // one letter in (lib/search/query-terms.ts); without these, each lookup read the vocabulary.
+  // A mistyped query term's spelling candidates share three letters with it, at its start, one
+  // or two letters in (lib/search/query-terms.ts); without these, each lookup read the vocabulary.
   (t) => [
     index('search_terms_head_idx').on(sql`substr(${t.term}, 1, 3)`),
     index('search_terms_shifted_head_idx').on(sql`substr(${t.term}, 2, 3)`),
+    index('search_terms_third_idx').on(sql`substr(${t.term}, 3, 3)`),
     // Every indexing batch reads the floors (readFloors): through this index that costs the
     // floored terms (those held by more than 2,000 products), where a scan costs the vocabulary.
     index('search_terms_floored_idx')

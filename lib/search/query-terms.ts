@@ -146,39 +146,41 @@ interface SpellingCandidate {
 /**
  * Where a mistyped word's letters may have gone wrong, tried in this order: after its first two
  * letters (the usual typo), in its first letter (substituted, added or dropped: "olastic"), then
- * in its second letter, or its first two swapped ("psint", "riobi", "poerated").
+ * in its second letter (substituted, added or dropped), or its first two swapped ("psint",
+ * "riobi", "poerated"). Each place reads the terms that share three letters with the word where
+ * the rest of it would stand, through the indexes on a term's first, second and third three
+ * letters (migrations 0014 and 0020), so a lookup reads a few terms however large the vocabulary.
  */
-type TypoPlace = 'later' | 'first' | 'second';
-const TYPO_PLACES: TypoPlace[] = ['later', 'first', 'second'];
+export type TypoPlace = 'later' | 'first' | 'second';
+export const TYPO_PLACES: TypoPlace[] = ['later', 'first', 'second'];
 
-/** Terms of the vocabulary that start with `prefix`: a range of its primary key. */
-function startingWith(prefix: string): SQL {
-  const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-  return sql`(term >= ${prefix} AND term < ${after})`;
-}
-
-/** Vocabulary terms that could be `term` mistyped at `place`, within `edits` of its length. */
-async function spellingCandidates(db: Db, term: string, edits: number, place: TypoPlace) {
+/** The lookup of the vocabulary terms that could be `term` mistyped at `place`, within `edits`. */
+export function spellingLookup(term: string, edits: number, place: TypoPlace): SQL {
   const lengths = sql`length(term) BETWEEN ${term.length - edits} AND ${term.length + edits}`;
-  const where =
-    place === 'later'
-      ? startingWith(term.slice(0, 2))
-      : place === 'first'
-        ? sql`(substr(term, 2, 3) = ${term.slice(1, 4)}
+  const where = {
+    later: () => {
+      const prefix = term.slice(0, 2);
+      const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(1) + 1);
+      return sql`term >= ${prefix} AND term < ${after}`;
+    },
+    first: () => sql`(substr(term, 2, 3) = ${term.slice(1, 4)}
                OR substr(term, 1, 3) = ${term.slice(1, 4)}
-               OR substr(term, 2, 3) = ${term.slice(0, 3)})`
-        : sql`(${startingWith(term[0]!)} OR ${startingWith(term[1]! + term[0]!)})`;
-  return queryRows<SpellingCandidate>(
-    db,
-    sql`SELECT term, df, floor FROM search_terms WHERE ${where} AND ${lengths} ORDER BY term`,
-  );
+               OR substr(term, 2, 3) = ${term.slice(0, 3)})`,
+    // Substituted or swapped (the rest from the third letter on), added, or dropped.
+    second: () => sql`((substr(term, 3, 3) = ${term.slice(2, 5)}
+                AND (substr(term, 1, 1) = ${term[0]!} OR substr(term, 1, 2) = ${term[1]! + term[0]!}))
+               OR (substr(term, 2, 3) = ${term.slice(2, 5)} AND substr(term, 1, 1) = ${term[0]!})
+               OR (substr(term, 3, 3) = ${term.slice(1, 4)} AND substr(term, 1, 1) = ${term[0]!}))`,
+  }[place]();
+  return sql`SELECT term, df, floor FROM search_terms WHERE ${where} AND ${lengths} ORDER BY term`;
 }
 
 /** The closest known term within `edits` (most frequent among equals), or undefined. */
 async function correction(db: Db, term: string, edits: number) {
   for (const place of TYPO_PLACES) {
     let best: (SpellingCandidate & { distance: number }) | undefined;
-    for (const candidate of await spellingCandidates(db, term, edits, place)) {
+    const candidates = await queryRows<SpellingCandidate>(db, spellingLookup(term, edits, place));
+    for (const candidate of candidates) {
       const distance = editDistance(term, candidate.term, edits);
       if (distance > edits) continue;
       if (

@@ -1,0 +1,1 @@
+CREATE INDEX "search_terms_third_idx" ON "search_terms" USING btree (substr("term", 3, 3));
