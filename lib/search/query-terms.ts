@@ -147,9 +147,10 @@ interface SpellingCandidate {
  * Where a mistyped word's letters may have gone wrong, tried in this order: after its first two
  * letters (the usual typo), in its first letter (substituted, added or dropped: "olastic"), then
  * in its second letter (substituted, added or dropped), or its first two swapped ("psint",
- * "riobi", "poerated"). Each place reads the terms that share three letters with the word where
- * the rest of it would stand, through the indexes on a term's first, second and third three
- * letters (migrations 0014 and 0020), so a lookup reads a few terms however large the vocabulary.
+ * "riobi", "poerated"). The first place reads a range of the primary key (the word's first two
+ * letters), the others the terms that share three letters with the word where the rest of it would
+ * stand, through the indexes on a term's first, second and third three letters (migrations 0014
+ * and 0020): a lookup reads a few terms however large the vocabulary.
  */
 export type TypoPlace = 'later' | 'first' | 'second';
 export const TYPO_PLACES: TypoPlace[] = ['later', 'first', 'second'];
