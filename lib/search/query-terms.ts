@@ -259,7 +259,7 @@ export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQu
     const found = best ? [best] : await gluedParts(db, term);
     if (found.length === 0) idfTotal += idf(docCount, 0);
     for (const part of found) {
-      // A part the query also holds ("carpet carpetshampoo") is counted once.
+      // A word the query holds already, as typed or found ("carpet carpetshampoo"), counts once.
       if (terms.some((t) => t.term === part.term)) continue;
       idfTotal += idf(docCount, part.df);
       const weight = CORRECTION_WEIGHT * idf(docCount, part.df);
