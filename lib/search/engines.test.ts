@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
+import { explainPlan } from '../testing/plan';
 import { startTestServer, type TestServer } from '../testing/server';
 import { resolveQueryTerms } from './query-terms';
 import { retrievalQuery } from './retrieve';
@@ -123,13 +124,11 @@ describe('Citus layout', () => {
     }
 
     const lexical = await resolveQueryTerms(db, 'zorbik quellan lumtrax');
-    const plan = async (scope: Parameters<typeof retrievalQuery>[0]['scope']) => {
-      const rows = await queryRows<Record<string, string>>(
+    const plan = (scope: Parameters<typeof retrievalQuery>[0]['scope']) =>
+      explainPlan(
         db,
-        sql`EXPLAIN ${retrievalQuery({ scope, lexical, lexicalCandidates: 100, vectorCandidates: 50 })}`,
+        retrievalQuery({ scope, lexical, lexicalCandidates: 100, vectorCandidates: 50 }),
       );
-      return rows.map((r) => Object.values(r)[0]).join('\n');
-    };
     const one = await plan({ storeId: stores[0]!.id, storeDocs: 4 });
     expect(one).toMatch(/Task Count: 1\b/);
     expect(one).not.toMatch(/Distributed Subplan/);

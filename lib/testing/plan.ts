@@ -1,6 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client';
 
+/** A statement's plan as EXPLAIN prints it, one line per node. */
+export async function explainPlan(db: Db, statement: SQL): Promise<string> {
+  const rows = await queryRows<Record<string, string>>(db, sql`EXPLAIN ${statement}`);
+  return rows.map((r) => Object.values(r)[0]).join('\n');
+}
+
 /**
  * The plan of a statement when the planner is told to avoid sequential scans: on a test's small
  * tables it would rightly pick one, so a test that an index is usable (its predicate implied by
@@ -11,7 +17,6 @@ export async function planAvoidingScans(db: Db, statement: SQL): Promise<string>
     // Citus plans a reference table's read on a node: the setting must travel with it.
     await tx.execute(sql`SET LOCAL citus.propagate_set_commands = 'local'`);
     await tx.execute(sql`SET LOCAL enable_seqscan = off`);
-    const rows = await queryRows<Record<string, string>>(tx, sql`EXPLAIN ${statement}`);
-    return rows.map((r) => Object.values(r)[0]).join('\n');
+    return explainPlan(tx, statement);
   });
 }
