@@ -46,13 +46,7 @@ else
   done
 fi
 
-# pg install skips PostgreSQL when the server is present, but builds pgvector and Citus against
-# its headers, which come in a separate package.
-pg_config=/usr/lib/postgresql/15/bin/pg_config
-if [ -x "$pg_config" ] && [ ! -f "$("$pg_config" --includedir-server)/postgres.h" ]; then
-  echo "installing postgresql-server-dev-15 (headers to build pgvector and Citus)" >&2
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-server-dev-15 >&2
-fi
+bash lib/testing/pg-build-deps.sh
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/test-pg.XXXXXX")
 # The servers run as the postgres user, which must reach their data directories inside.

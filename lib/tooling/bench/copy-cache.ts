@@ -10,11 +10,19 @@ const PAGE = 2000;
 /**
  * Copies the text embedding cache of another data directory (the eval database) into `db`, so
  * the bench measures indexing rather than re-embedding titles the eval already embedded.
- * Skipped (returns 0) when that directory is absent or held by a running process.
+ * Skipped (returns 0) when that directory holds no database. One that a running process holds
+ * (an eval, another bench) is an error: skipping it would send every title through the model,
+ * about 25 minutes, where waiting for that process would have cost none.
  */
 export async function copyEmbeddingCache(db: Db, fromDir: string, modelId: string) {
   const dir = path.resolve(fromDir);
-  if (!fs.existsSync(path.join(dir, 'pg')) || readLock(dir)) return 0;
+  if (!fs.existsSync(path.join(dir, 'pg'))) return 0;
+  const holder = readLock(dir);
+  if (holder) {
+    throw new Error(
+      `the embedding cache ${dir} is open in process ${holder.pid}: run the bench when it ends, or pass another --cache-from`,
+    );
+  }
   const source = await openDatabase({ dataDir: dir });
   let copied = 0;
   try {

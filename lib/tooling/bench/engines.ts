@@ -83,6 +83,7 @@ export function benchEngine(
         name === 'citus'
           ? ['citus', dir, String(port), String(CITUS_WORKERS)]
           : ['start', dir, String(port)];
+      execFileSync('bash', [path.resolve('lib/testing/pg-build-deps.sh')], { stdio: 'inherit' });
       const out = execFileSync('bash', [tools, ...args], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'inherit'],

@@ -321,7 +321,9 @@ async function main() {
         const copyStarted = performance.now();
         const cached = await copyEmbeddingCache(db, opts.cacheFrom, textEmbedder().modelId);
         console.log(
-          `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`,
+          cached > 0
+            ? `embedding cache: ${cached} vectors copied from ${opts.cacheFrom} in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`
+            : `embedding cache: none in ${opts.cacheFrom}, so every title goes through the model (about 25 minutes for the whole catalogue)`,
         );
       }
       const embedding = await embeddingSetup();

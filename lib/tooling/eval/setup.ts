@@ -41,14 +41,15 @@ export function progressLine(label: string) {
 }
 
 /** The catalogue imported through the real import path into its own store (kept between runs). */
-async function evalStore(db: Db, key: string, file: string) {
+async function evalStore(db: Db, key: string, file: string, count: number) {
   const domain = `eval-${key}.example.com`;
   const store =
     (await findStoreByDomain(db, domain)) ?? (await addStore(db, { domain, name: `Eval ${key}` }));
   const report = progressLine('import (embedding new titles)');
   const started = performance.now();
   const outcome = await importFiles(db, store.id, [file], {
-    onProgress: (p) => report(p.unchanged + p.failed + p.embedded, Math.max(p.seen, 1)),
+    // The import streams the file, so what it has seen is not the total: the catalogue's count is.
+    onProgress: (p) => report(p.unchanged + p.failed + p.embedded, Math.max(count, p.seen, 1)),
   });
   if (outcome.state !== 'succeeded') throw new Error(`Import failed: ${outcome.error}`);
   const p = outcome.progress;
@@ -84,7 +85,7 @@ export async function openEvalSession(source: EvalSource, half?: Half): Promise<
   process.stderr.write(`eval: ${catalogue.count} products, database ${source.dataDir}\n`);
   const database = await openDatabase({ dataDir: source.dataDir });
   const db = database.db;
-  const storeId = await evalStore(db, catalogue.key, catalogue.file);
+  const storeId = await evalStore(db, catalogue.key, catalogue.file, catalogue.count);
   const external = new Map(
     (
       await queryRows<{ id: number; external_id: string }>(
