@@ -11,6 +11,7 @@ import { startStoreSim } from '../../store-sim/server';
 import type { ShopifyProductInput } from '../../store-sim/catalogue';
 import { addStore } from '../../stores/registry';
 import { textArray } from '../../search/sql-arrays';
+import { progressLine } from '../progress';
 
 export interface RunFigures {
   /** Products the store listed (seen), over every store of the run. */
@@ -43,12 +44,21 @@ async function cachedVectors(db: Db): Promise<number> {
   return Number(row!.n);
 }
 
-/** Runs jobs one after another, as an operator syncing stores would, and sums their progress. */
-async function timed(db: Db, jobs: Array<() => Promise<JobOutcome>>): Promise<RunFigures> {
+/**
+ * Runs jobs one after another, as an operator syncing stores would, and sums their progress; a
+ * run of many stores reports the stores done as it goes (1,000 syncs take 10 to 30 minutes).
+ */
+async function timed(
+  db: Db,
+  label: string,
+  jobs: Array<() => Promise<JobOutcome>>,
+): Promise<RunFigures> {
+  const report = progressLine(label);
   const vectorsBefore = await cachedVectors(db);
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const sum = { products: 0, added: 0, changed: 0, unchanged: 0 };
+  let done = 0;
   for (const job of jobs) {
     const outcome = await job();
     if (outcome.state !== 'succeeded') throw new Error(`bench job failed: ${outcome.error}`);
@@ -56,6 +66,7 @@ async function timed(db: Db, jobs: Array<() => Promise<JobOutcome>>): Promise<Ru
     sum.added += outcome.progress.added;
     sum.changed += outcome.progress.changed;
     sum.unchanged += outcome.progress.unchanged;
+    report(++done, jobs.length);
   }
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
@@ -124,10 +135,12 @@ export async function benchSyncs(db: Db, raw: unknown[], count: number) {
         const { done } = await startSync(db, id, { baseUrl: sim.shopUrl(shops[s]!.domain) });
         return done;
       });
-    const sync = await timed(db, syncAll());
-    console.log(describe(`sync into ${count} new store(s)`, sync));
-    const resync = await timed(db, syncAll());
-    console.log(describe('re-sync of the unchanged store(s)', resync));
+    const syncLabel = `sync into ${count} new store(s)`;
+    const sync = await timed(db, `${syncLabel}, stores done`, syncAll());
+    console.log(describe(syncLabel, sync));
+    const resyncLabel = 're-sync of the unchanged store(s)';
+    const resync = await timed(db, `${resyncLabel}, stores done`, syncAll());
+    console.log(describe(resyncLabel, resync));
     return { storeIds, sync, resync };
   } finally {
     await sim.close();
@@ -142,7 +155,7 @@ export async function benchImports(db: Db, file: string) {
   const runs: RunFigures[] = [];
   for (const n of [1, 2]) {
     const store = await addStore(db, { domain: `bench-import-${n}.example.com` });
-    runs.push(await timed(db, [() => importFiles(db, store.id, [file])]));
+    runs.push(await timed(db, 'file import', [() => importFiles(db, store.id, [file])]));
   }
   const [first, cached] = runs as [RunFigures, RunFigures];
   console.log(describe('file import into a new store', first));

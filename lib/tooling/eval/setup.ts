@@ -9,6 +9,7 @@ import { oneStoreScope } from '../../search/lexical-index';
 import type { SearchScope } from '../../search/retrieve';
 import { findStoreByDomain } from '../../stores/access';
 import { addStore } from '../../stores/registry';
+import { progressLine } from '../progress';
 import { catalogueFile, readJudgments, type Half, type Judgments } from './dataset';
 
 /** The Home Depot dev split beside the repository (../shared). */
@@ -22,22 +23,6 @@ export interface EvalSource {
   limit?: number;
   maxProducts?: number;
   dataDir: string;
-}
-
-/** A progress line to stderr at most every 10 s, with rate and time left. */
-export function progressLine(label: string) {
-  const started = performance.now();
-  let lastPrint = 0;
-  return (done: number, total: number) => {
-    const now = performance.now();
-    if (now - lastPrint < 10_000) return;
-    lastPrint = now;
-    const rate = done / Math.max((now - started) / 1000, 1e-3);
-    const eta = rate > 0 ? (total - done) / rate : 0;
-    process.stderr.write(
-      `${label}: ${done}/${total} (${rate.toFixed(1)}/s, ETA ${Math.round(eta)} s)\n`,
-    );
-  };
 }
 
 /** The catalogue imported through the real import path into its own store (kept between runs). */
