@@ -117,12 +117,20 @@ export async function embeddingSetup() {
  */
 const benchDomain = (n: number) => `bench-${n}.example.com`;
 
+/**
+ * `items` cut into `count` consecutive parts whose sizes differ by at most one: 54,667 products
+ * in 1,000 stores are 54 or 55 each (equal parts of the rounded-up size left the last 6 empty).
+ */
+export function evenSplit<T>(items: readonly T[], count: number): T[][] {
+  const bound = (s: number) => Math.floor((s * items.length) / count);
+  return Array.from({ length: count }, (_, s) => items.slice(bound(s), bound(s + 1)));
+}
+
 export async function benchSyncs(db: Db, raw: unknown[], count: number) {
-  const share = Math.ceil(raw.length / count);
-  const shops = Array.from({ length: count }, (_, s) => ({
+  const shops = evenSplit(raw, count).map((products, s) => ({
     domain: benchDomain(s + 1),
     name: `Bench ${s + 1}`,
-    products: raw.slice(s * share, (s + 1) * share) as ShopifyProductInput[],
+    products: products as ShopifyProductInput[],
   }));
   const sim = await startStoreSim({ shops });
   try {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client';
 import { stores } from '../../db/schema';
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
-import { benchStoresOf } from './ingest';
+import { benchStoresOf, evenSplit } from './ingest';
 
 let database: Database;
 const ids: string[] = [];
@@ -38,5 +38,16 @@ describe('bench --reuse', () => {
     await expect(benchStoresOf(database.db, 1, 2)).rejects.toThrow(/run without --reuse first/);
     await expect(benchStoresOf(database.db, 3, 3)).rejects.toThrow(/found 2 of them/);
     await expect(benchStoresOf(database.db, 2, 4)).rejects.toThrow(/3 of 4 products/);
+  });
+});
+
+describe('the bench split', () => {
+  it('cuts a catalogue into parts that differ by at most one, in order, none empty', () => {
+    const items = Array.from({ length: 54_667 }, (_, i) => i);
+    const parts = evenSplit(items, 1000);
+    expect(parts).toHaveLength(1000);
+    expect(new Set(parts.map((p) => p.length))).toEqual(new Set([54, 55]));
+    expect(parts.flat()).toEqual(items);
+    expect(evenSplit([1, 2, 3], 2)).toEqual([[1], [2, 3]]);
   });
 });
