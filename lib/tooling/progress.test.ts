@@ -7,7 +7,7 @@ afterEach(() => {
 });
 
 describe('progressLine', () => {
-  it('prints done, total, rate and time left, at most every 10 s', () => {
+  it('prints done, total, rate and time left: none in the first 10 s, then at most every 10 s', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const lines: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
@@ -15,7 +15,9 @@ describe('progressLine', () => {
       return true;
     });
     const report = progressLine('sync, stores done');
-    vi.advanceTimersByTime(10_000);
+    vi.advanceTimersByTime(9_000);
+    report(4, 20);
+    vi.advanceTimersByTime(1_000);
     report(5, 20);
     report(6, 20);
     vi.advanceTimersByTime(10_000);

@@ -1,7 +1,10 @@
-/** A progress line to stderr at most every 10 s, with rate and time left. */
+/**
+ * A progress line to stderr at most every 10 s, with rate and time left; the first after 10 s,
+ * so that work done sooner prints none.
+ */
 export function progressLine(label: string) {
   const started = performance.now();
-  let lastPrint = 0;
+  let lastPrint = started;
   return (done: number, total: number) => {
     const now = performance.now();
     if (now - lastPrint < 10_000) return;

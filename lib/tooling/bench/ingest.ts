@@ -66,7 +66,7 @@ async function timed(
     sum.added += outcome.progress.added;
     sum.changed += outcome.progress.changed;
     sum.unchanged += outcome.progress.unchanged;
-    report(++done, jobs.length);
+    if (jobs.length > 1) report(++done, jobs.length);
   }
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
