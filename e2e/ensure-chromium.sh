@@ -3,7 +3,6 @@
 set -euo pipefail
 if ! command -v chromium >/dev/null 2>&1; then
   echo "Chromium not found: installing Debian's package" >&2
-  apt-get update
-  apt-get install -y --no-install-recommends chromium
+  bash "$(dirname "$0")/../lib/testing/apt-install.sh" --no-install-recommends chromium
 fi
 chromium --version

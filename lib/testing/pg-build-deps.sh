@@ -18,5 +18,4 @@ if [ "$(id -u)" != 0 ]; then
   exit 1
 fi
 echo "pg-build-deps: installing ${missing[*]}" >&2
-apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+bash "$(dirname "$0")/apt-install.sh" "${missing[@]}"
