@@ -46,14 +46,15 @@ async function cachedVectors(db: Db): Promise<number> {
 
 /**
  * Runs jobs one after another, as an operator syncing stores would, and sums their progress; a
- * run of many stores reports the stores done as it goes (1,000 syncs take 10 to 30 minutes).
+ * run of several jobs with a label reports the jobs done as it goes (1,000 syncs take 10 to 30
+ * minutes). One job's own end is no progress to report.
  */
 async function timed(
   db: Db,
-  label: string,
   jobs: Array<() => Promise<JobOutcome>>,
+  label?: string,
 ): Promise<RunFigures> {
-  const report = progressLine(label);
+  const report = label && jobs.length > 1 ? progressLine(label) : undefined;
   const vectorsBefore = await cachedVectors(db);
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
@@ -66,7 +67,7 @@ async function timed(
     sum.added += outcome.progress.added;
     sum.changed += outcome.progress.changed;
     sum.unchanged += outcome.progress.unchanged;
-    if (jobs.length > 1) report(++done, jobs.length);
+    report?.(++done, jobs.length);
   }
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
@@ -144,10 +145,10 @@ export async function benchSyncs(db: Db, raw: unknown[], count: number) {
         return done;
       });
     const syncLabel = `sync into ${count} new store(s)`;
-    const sync = await timed(db, `${syncLabel}, stores done`, syncAll());
+    const sync = await timed(db, syncAll(), `${syncLabel}, stores done`);
     console.log(describe(syncLabel, sync));
     const resyncLabel = 're-sync of the unchanged store(s)';
-    const resync = await timed(db, `${resyncLabel}, stores done`, syncAll());
+    const resync = await timed(db, syncAll(), `${resyncLabel}, stores done`);
     console.log(describe(resyncLabel, resync));
     return { storeIds, sync, resync };
   } finally {
@@ -163,7 +164,7 @@ export async function benchImports(db: Db, file: string) {
   const runs: RunFigures[] = [];
   for (const n of [1, 2]) {
     const store = await addStore(db, { domain: `bench-import-${n}.example.com` });
-    runs.push(await timed(db, 'file import', [() => importFiles(db, store.id, [file])]));
+    runs.push(await timed(db, [() => importFiles(db, store.id, [file])]));
   }
   const [first, cached] = runs as [RunFigures, RunFigures];
   console.log(describe('file import into a new store', first));
