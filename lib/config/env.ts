@@ -52,6 +52,11 @@ const schema = z.object({
   IMAGE_SIMILARITY_FLOOR: z.coerce.number().min(0).max(0.99).optional(),
   /** Memory bound of the ranker's cache of analyzed candidate titles, in MB. */
   TITLE_CACHE_MB: z.coerce.number().min(1).default(32),
+  /**
+   * Memory bound of the cache of the postings all-stores searches read per term, in MB; 0 reads
+   * them in SQL on every search.
+   */
+  POSTINGS_CACHE_MB: z.coerce.number().min(0).default(64),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   /** A ranker model file (npm run train-ranker -- --out FILE) instead of the shipped one. */
   RANKER_MODEL: z.string().min(1).optional(),

@@ -400,6 +400,11 @@ export const searchTerms = pgTable(
      */
     floor: real('floor'),
     above: integer('above').notNull().default(0),
+    /**
+     * A fresh random number each time any of the term's postings is written or removed: the key
+     * under which a server's cache of the term's best postings stays valid (term-postings-cache.ts).
+     */
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
   // A mistyped query term's spelling candidates share three letters with it, at its start, one
   // or two letters in (lib/search/query-terms.ts); without these, each lookup read the vocabulary.

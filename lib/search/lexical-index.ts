@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { analyze } from './analyzer';
+import { newTermVersion } from './term-postings-cache';
 import { impact } from './bm25';
 import type { SearchScope } from './retrieve';
 import { bigintArray, floatArray, textArray } from './sql-arrays';
@@ -117,21 +118,25 @@ async function removePostings(
  * shared terms in the same order.
  */
 async function applyDelta(db: Db, stores: string[], delta: PostingsDelta): Promise<void> {
-  const changed = [...delta.df.keys()]
-    .filter((t) => delta.df.get(t) !== 0 || (delta.above.get(t) ?? 0) !== 0)
-    .sort();
-  if (changed.length > 0) {
+  // Every term whose postings were written or removed, counts changed or not: a product indexed
+  // again keeps its terms' counts but may change their impacts, which cached postings hold.
+  const touched = [...delta.df.keys()].sort();
+  if (touched.length > 0) {
     await db.execute(sql`
-      INSERT INTO search_terms (term, df, above)
-      SELECT term, n, a FROM unnest(${textArray(changed)},
-                                    ${floatArray(changed.map((t) => delta.df.get(t)!))},
-                                    ${floatArray(changed.map((t) => delta.above.get(t) ?? 0))})
-                             AS u(term, n, a)
+      INSERT INTO search_terms (term, df, above, version)
+      SELECT term, n, a, ${newTermVersion()}::bigint
+      FROM unnest(${textArray(touched)},
+                  ${floatArray(touched.map((t) => delta.df.get(t)!))},
+                  ${floatArray(touched.map((t) => delta.above.get(t) ?? 0))}) AS u(term, n, a)
       ON CONFLICT (term) DO UPDATE
-        SET df = search_terms.df + excluded.df, above = search_terms.above + excluded.above`);
+        SET df = search_terms.df + excluded.df, above = search_terms.above + excluded.above,
+            version = excluded.version`);
     await db.execute(sql`
-      DELETE FROM search_terms WHERE term = ANY(${textArray(changed)}) AND df <= 0`);
-    await refreshFloors(db, changed);
+      DELETE FROM search_terms WHERE term = ANY(${textArray(touched)}) AND df <= 0`);
+    await refreshFloors(
+      db,
+      touched.filter((t) => delta.df.get(t) !== 0 || (delta.above.get(t) ?? 0) !== 0),
+    );
   }
   // Counted apart from the update: on Citus products are distributed and this table is not.
   const counts = await queryRows<{ store_id: string; n: number | string }>(

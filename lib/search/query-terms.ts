@@ -14,6 +14,11 @@ export interface QueryTerm {
   weight: number;
   /** Where an all-stores search starts reading its postings (term-floors.ts); none: all of them. */
   floor?: number;
+  /**
+   * The term's version in search_terms when the query was read, which keys its cached postings
+   * (term-postings-cache.ts); absent for a term that did not come from the index.
+   */
+  version?: number;
 }
 
 /** A query ready for lexical retrieval, with the global statistics it is scored by. */
@@ -58,26 +63,27 @@ interface Statistics {
   docCount: number;
   totalLen: number;
   df: Map<string, number>;
-  floor: Map<string, number>;
+  /** Each known term's floor and version as search_terms holds them. */
+  held: Map<string, { floor: number | null; version: number }>;
 }
 
-/** N and the total length over every store, and the document frequency and floor of the terms. */
+/** N and the total length over every store, and the df, floor and version of the terms. */
 async function readStatistics(db: Db, terms: string[]): Promise<Statistics> {
   const [row] = await queryRows<{ doc_count: number; total_len: number; dfs: unknown }>(
     db,
     sql`SELECT (SELECT doc_count FROM search_corpus_stats) AS doc_count,
                (SELECT total_len FROM search_corpus_stats) AS total_len,
-               (SELECT coalesce(json_agg(json_build_array(term, df, floor)), '[]'::json)
+               (SELECT coalesce(json_agg(json_build_array(term, df, floor, version)), '[]'::json)
                 FROM search_terms WHERE term = ANY(${textArray(terms)})) AS dfs`,
   );
   const dfs = (typeof row?.dfs === 'string' ? JSON.parse(row.dfs) : row?.dfs) as Array<
-    [string, number, number | null]
+    [string, number, number | null, number]
   >;
   return {
     docCount: Number(row?.doc_count ?? 0),
     totalLen: Number(row?.total_len ?? 0),
     df: new Map(dfs.map(([term, df]) => [term, df])),
-    floor: new Map(dfs.flatMap(([term, , floor]) => (floor === null ? [] : [[term, floor]]))),
+    held: new Map(dfs.map(([term, , floor, version]) => [term, { floor, version }])),
   };
 }
 
@@ -141,6 +147,7 @@ interface SpellingCandidate {
   term: string;
   df: number;
   floor: number | null;
+  version: number | string;
 }
 
 /**
@@ -173,7 +180,7 @@ export function spellingLookup(term: string, edits: number, place: TypoPlace): S
                OR (substr(term, 2, 3) = ${term.slice(2, 5)} AND substr(term, 1, 1) = ${term[0]!})
                OR (substr(term, 3, 3) = ${term.slice(1, 4)} AND substr(term, 1, 1) = ${term[0]!}))`,
   }[place]();
-  return sql`SELECT term, df, floor FROM search_terms WHERE ${where} AND ${lengths} ORDER BY term`;
+  return sql`SELECT term, df, floor, version FROM search_terms WHERE ${where} AND ${lengths} ORDER BY term`;
 }
 
 /** The closest known term within `edits` (most frequent among equals), or undefined. */
@@ -214,7 +221,7 @@ async function gluedParts(db: Db, term: string): Promise<SpellingCandidate[]> {
     (
       await queryRows<SpellingCandidate>(
         db,
-        sql`SELECT term, df, floor FROM search_terms WHERE term = ANY(${textArray(cuts.flat())})`,
+        sql`SELECT term, df, floor, version FROM search_terms WHERE term = ANY(${textArray(cuts.flat())})`,
       )
     ).map((r) => [r.term, r]),
   );
@@ -229,8 +236,16 @@ async function gluedParts(db: Db, term: string): Promise<SpellingCandidate[]> {
   return best;
 }
 
-function withFloor(term: QueryTerm, floor: number | null | undefined): QueryTerm {
-  return floor === null || floor === undefined ? term : { ...term, floor: Number(floor) };
+/** A query term as the index holds it: its floor, if any, and its version. */
+function indexedTerm(
+  term: string,
+  weight: number,
+  held: { floor?: number | null; version: number | string },
+): QueryTerm {
+  const version = Number(held.version);
+  return held.floor === null || held.floor === undefined
+    ? { term, weight, version }
+    : { term, weight, floor: Number(held.floor), version };
 }
 
 /**
@@ -252,7 +267,7 @@ export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQu
     const edits = allowedEdits(term);
     if (df > 0 || edits === 0) {
       idfTotal += idf(docCount, df);
-      if (df > 0) terms.push(withFloor({ term, weight: idf(docCount, df) }, stats.floor.get(term)));
+      if (df > 0) terms.push(indexedTerm(term, idf(docCount, df), stats.held.get(term)!));
       continue;
     }
     const best = await correction(db, term, edits);
@@ -263,7 +278,7 @@ export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQu
       if (terms.some((t) => t.term === part.term)) continue;
       idfTotal += idf(docCount, part.df);
       const weight = CORRECTION_WEIGHT * idf(docCount, part.df);
-      terms.push(withFloor({ term: part.term, weight }, part.floor));
+      terms.push(indexedTerm(part.term, weight, part));
     }
   }
   return { terms, idfTotal, avgdl: Math.max(stats.totalLen / docCount, 1e-9) };

@@ -2,11 +2,13 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { documentScore } from './bm25';
+import { pickLexicalCandidates, type PickedCandidates } from './cached-lexical-candidates';
 import type { LexicalQuery, QueryTerm } from './query-terms';
 import { BM25_FULL, COVERAGE_SHARE } from './score';
 import { withSearchSettings } from './search-settings';
-import { textArray } from './sql-arrays';
-import { TERM_POSTINGS_READ } from './term-floors';
+import { bigintArray, textArray } from './sql-arrays';
+import { aboveFloor, TERM_POSTINGS_READ } from './term-floors';
+import { termPostings } from './term-postings-cache';
 import { cosineQueryParam, indexPredicate, typedEmbedding } from './vector-index';
 
 /**
@@ -117,9 +119,7 @@ function termRead(req: RetrievalRequest, term: QueryTerm): SQL {
     return sql`(${read}
       ORDER BY sp.impact DESC NULLS LAST, sp.product_id LIMIT ${TERM_POSTINGS_READ})`;
   }
-  return term.floor === undefined
-    ? sql`(${read})`
-    : sql`(${read} AND sp.impact >= ${term.floor}::real)`;
+  return sql`(${read} AND ${aboveFloor(term.floor, 'sp')})`;
 }
 
 /**
@@ -141,7 +141,7 @@ function lexicalCandidates(req: RetrievalRequest, lex: LexicalQuery): SQL {
         GROUP BY sp.store_id, sp.product_id) g
       ${filter ? sql`WHERE ${filter}` : sql``}
       ORDER BY ${lexicalSimilaritySql(sql.raw('g.bm25'), sql.raw('g.matched'), lex.idfTotal)} DESC,
-               g.store_id, g.product_id
+               g.store_id COLLATE "C", g.product_id
       LIMIT ${req.lexicalCandidates})`;
 }
 
@@ -216,18 +216,22 @@ function similarity(
  * travel as one JSON array of arrays (ROW_COLUMNS), parsed at once: as about 300 rows of eleven
  * columns, each field decoded apart by the driver, they took about 3 ms of an all-stores search
  * in PGlite and 2 ms with node-postgres. float8's text form is exact (shortest round trip), so
- * the numbers are the ones the rows carried.
+ * the numbers are the ones the rows carried. `picked`: the lexical candidates, when they were
+ * taken from cached postings (cachedCandidates) rather than read here.
  */
-export function retrievalQuery(req: RetrievalRequest): SQL {
+export function retrievalQuery(req: RetrievalRequest, picked?: PickedCandidates): SQL {
   const lex = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
   const text = req.text;
   const textSim = similarity(req, 'te', 'text', text, text?.vector, 'vec_q');
   const imageSim = similarity(req, 'ie', 'image', req.image, req.image?.vector, 'img_q');
   const styleSim = similarity(req, 'se', 'text', text, req.style);
   const terms = lex?.terms ?? [];
-  const lexical = lex
-    ? lexicalCandidates(req, lex)
-    : sql`lex AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id WHERE false)`;
+  const lexical = picked
+    ? sql`lex AS (SELECT * FROM unnest(${textArray(picked.storeIds)},
+                                      ${bigintArray(picked.productIds)}) AS l(store_id, product_id))`
+    : lex
+      ? lexicalCandidates(req, lex)
+      : sql`lex AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id WHERE false)`;
   const postings = lex
     ? sql`UNION ALL
       SELECT 1, sp.store_id, sp.product_id::float8, NULL, NULL, sp.term, sp.tf::float8,
@@ -349,15 +353,35 @@ function scoreCandidates(rows: RetrievalRow[], lexical: LexicalQuery | undefined
     });
 }
 
+/**
+ * An all-stores search's lexical candidates picked from the cached postings of its terms, when
+ * it can take them from there: no variant filter (which SQL applies before the cut) and the cache
+ * on. Summing a few thousand postings per term in the database was the largest part of an
+ * all-stores search on the embedded engine (README, Speed).
+ */
+async function cachedCandidates(
+  db: Db,
+  req: RetrievalRequest,
+  lex: LexicalQuery | undefined,
+): Promise<PickedCandidates | undefined> {
+  if (!lex || 'storeId' in req.scope || variantFilter(req, 'g') || req.lexicalCandidates === 0) {
+    return undefined;
+  }
+  const lists = await termPostings(db, lex.terms);
+  return lists
+    ? pickLexicalCandidates(lex, lists, req.scope.excludeStoreIds, req.lexicalCandidates)
+    : undefined;
+}
+
 /** The candidates and their signals (retrievalQuery), with the HNSW settings of this search. */
 export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise<Candidate[]> {
-  const query = retrievalQuery(req);
+  const lexical = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
+  const query = retrievalQuery(req, await cachedCandidates(db, req, lexical));
   const [packed] =
     req.text || req.image
       ? await withSearchSettings(db, (session) =>
           queryRows<{ rows: string | null }>(session, query),
         )
       : await queryRows<{ rows: string | null }>(db, query);
-  const lexical = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
   return scoreCandidates(unpackRows(packed?.rows), lexical);
 }

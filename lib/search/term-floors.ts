@@ -28,6 +28,14 @@ const MOST_ABOVE_FLOOR = 2500;
  */
 export const FLOORS_READ = sql`SELECT term, floor FROM search_terms WHERE floor IS NOT NULL`;
 
+/**
+ * Which of a term's postings an all-stores search reads: those that reach its floor, or all of
+ * them for a term without one. The filter of retrieve.ts's read and of the postings cache's load.
+ */
+export function aboveFloor(floor: number | undefined, alias: string): SQL {
+  return floor === undefined ? sql`true` : sql`${sql.raw(alias)}.impact >= ${floor}::real`;
+}
+
 /** The floor of every term that has one (the common terms: a few dozen in 55,000 products). */
 export async function readFloors(db: Db): Promise<Map<string, number>> {
   const rows = await queryRows<{ term: string; floor: number | string }>(db, FLOORS_READ);

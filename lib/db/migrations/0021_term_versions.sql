@@ -1,0 +1,1 @@
+ALTER TABLE "search_terms" ADD COLUMN "version" bigint DEFAULT 0 NOT NULL;
