@@ -8,7 +8,7 @@ import { BM25_FULL, COVERAGE_SHARE } from './score';
 import { withSearchSettings } from './search-settings';
 import { bigintArray, textArray } from './sql-arrays';
 import { aboveFloor, TERM_POSTINGS_READ } from './term-floors';
-import { termPostings } from './term-postings-cache';
+import { postingIndex, termPostings, type TermPostings } from './term-postings-cache';
 import { cosineQueryParam, indexPredicate, typedEmbedding } from './vector-index';
 
 /**
@@ -216,31 +216,34 @@ function similarity(
  * travel as one JSON array of arrays (ROW_COLUMNS), parsed at once: as about 300 rows of eleven
  * columns, each field decoded apart by the driver, they took about 3 ms of an all-stores search
  * in PGlite and 2 ms with node-postgres. float8's text form is exact (shortest round trip), so
- * the numbers are the ones the rows carried. `picked`: the lexical candidates, when they were
- * taken from cached postings (cachedCandidates) rather than read here.
+ * the numbers are the ones the rows carried. `cached`: the lexical candidates, when they were
+ * taken from cached postings (cachedCandidates) rather than read here; the postings of the terms
+ * whose whole list the cache holds are then taken from it too, and only the others read here.
  */
-export function retrievalQuery(req: RetrievalRequest, picked?: PickedCandidates): SQL {
+export function retrievalQuery(req: RetrievalRequest, cached?: CachedLexical): SQL {
   const lex = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
   const text = req.text;
   const textSim = similarity(req, 'te', 'text', text, text?.vector, 'vec_q');
   const imageSim = similarity(req, 'ie', 'image', req.image, req.image?.vector, 'img_q');
   const styleSim = similarity(req, 'se', 'text', text, req.style);
-  const terms = lex?.terms ?? [];
+  const postingTerms = (lex?.terms ?? []).filter((_, i) => !cached?.lists[i]!.complete);
+  const picked = cached?.picked;
   const lexical = picked
     ? sql`lex AS (SELECT * FROM unnest(${textArray(picked.storeIds)},
                                       ${bigintArray(picked.productIds)}) AS l(store_id, product_id))`
     : lex
       ? lexicalCandidates(req, lex)
       : sql`lex AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id WHERE false)`;
-  const postings = lex
-    ? sql`UNION ALL
+  const postings =
+    postingTerms.length > 0
+      ? sql`UNION ALL
       SELECT 1, sp.store_id, sp.product_id::float8, NULL, NULL, sp.term, sp.tf::float8,
              sp.doc_len::float8, NULL, NULL, NULL
       FROM search_postings sp
       WHERE ${inScope(req.scope, 'sp')}
-        AND sp.term = ANY(${textArray(terms.map((t) => t.term))})
+        AND sp.term = ANY(${textArray(postingTerms.map((t) => t.term))})
         AND (sp.store_id, sp.product_id) IN (SELECT store_id, product_id FROM c)`
-    : sql``;
+      : sql``;
 
   return sql`
     WITH ${lexical},
@@ -305,37 +308,65 @@ function unpackRows(packed: string | null | undefined): RetrievalRow[] {
   });
 }
 
+interface HeldPosting {
+  tf: number;
+  docLen: number;
+}
+
+/**
+ * Each candidate's postings of the query's terms, by candidate and term: the rows the statement
+ * read, and, for a term whose whole list the cache holds, the list's.
+ */
+function candidatePostings(
+  rows: RetrievalRow[],
+  lexical: LexicalQuery | undefined,
+  lists: readonly TermPostings[] | undefined,
+): Map<string, Map<string, HeldPosting>> {
+  const postingsOf = new Map<string, Map<string, HeldPosting>>();
+  const hold = (key: string, term: string, posting: HeldPosting) => {
+    const held = postingsOf.get(key) ?? new Map<string, HeldPosting>();
+    held.set(term, posting);
+    postingsOf.set(key, held);
+  };
+  for (const r of rows) {
+    if (r.kind === 1) {
+      hold(`${r.store_id}/${r.product_id}`, r.term!, {
+        tf: Number(r.tf),
+        docLen: Number(r.doc_len),
+      });
+      continue;
+    }
+    lists?.forEach((list, t) => {
+      const k = list.complete ? postingIndex(list, r.product_id) : -1;
+      if (k < 0) return;
+      hold(`${r.store_id}/${r.product_id}`, lexical!.terms[t]!.term, {
+        tf: list.tf[k]!,
+        docLen: list.docLen[k]!,
+      });
+    });
+  }
+  return postingsOf;
+}
+
 /**
  * The candidates with their signals: BM25 summed over each candidate's postings in the query's
  * term order (so that every engine adds the same numbers in the same order), with the IDF-weighted
  * term weights and the average length of this query's statistics.
  */
-function scoreCandidates(rows: RetrievalRow[], lexical: LexicalQuery | undefined): Candidate[] {
+function scoreCandidates(
+  rows: RetrievalRow[],
+  lexical: LexicalQuery | undefined,
+  lists?: readonly TermPostings[],
+): Candidate[] {
   const avgdl = lexical?.avgdl ?? 1;
-  const postingsOf = new Map<string, Map<string, RetrievalRow>>();
-  for (const r of rows) {
-    if (r.kind !== 1) continue;
-    const key = `${r.store_id}/${r.product_id}`;
-    const held = postingsOf.get(key) ?? new Map<string, RetrievalRow>();
-    held.set(r.term!, r);
-    postingsOf.set(key, held);
-  }
+  const postingsOf = candidatePostings(rows, lexical, lists);
   return rows
     .filter((r) => r.kind === 0)
     .map((r) => {
       const postings = postingsOf.get(`${r.store_id}/${r.product_id}`);
       const held = (lexical?.terms ?? []).flatMap((t) => {
         const posting = postings?.get(t.term);
-        return posting
-          ? [
-              {
-                term: t.term,
-                weight: t.weight,
-                tf: Number(posting.tf),
-                docLen: Number(posting.doc_len),
-              },
-            ]
-          : [];
+        return posting ? [{ term: t.term, weight: t.weight, ...posting }] : [];
       });
       const { bm25, coverage } = documentScore(held, avgdl, lexical?.idfTotal ?? 0);
       return {
@@ -353,6 +384,13 @@ function scoreCandidates(rows: RetrievalRow[], lexical: LexicalQuery | undefined
     });
 }
 
+/** An all-stores search's lexical candidates from the cache, and the terms' lists they came from. */
+interface CachedLexical {
+  picked: PickedCandidates;
+  /** In the order of the query's terms. */
+  lists: TermPostings[];
+}
+
 /**
  * An all-stores search's lexical candidates picked from the cached postings of its terms, when
  * it can take them from there: no variant filter (which SQL applies before the cut) and the cache
@@ -363,25 +401,31 @@ async function cachedCandidates(
   db: Db,
   req: RetrievalRequest,
   lex: LexicalQuery | undefined,
-): Promise<PickedCandidates | undefined> {
+): Promise<CachedLexical | undefined> {
   if (!lex || 'storeId' in req.scope || variantFilter(req, 'g') || req.lexicalCandidates === 0) {
     return undefined;
   }
   const lists = await termPostings(db, lex.terms);
-  return lists
-    ? pickLexicalCandidates(lex, lists, req.scope.excludeStoreIds, req.lexicalCandidates)
-    : undefined;
+  if (!lists) return undefined;
+  const picked = pickLexicalCandidates(
+    lex,
+    lists,
+    req.scope.excludeStoreIds,
+    req.lexicalCandidates,
+  );
+  return { picked, lists };
 }
 
 /** The candidates and their signals (retrievalQuery), with the HNSW settings of this search. */
 export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise<Candidate[]> {
   const lexical = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
-  const query = retrievalQuery(req, await cachedCandidates(db, req, lexical));
+  const cached = await cachedCandidates(db, req, lexical);
+  const query = retrievalQuery(req, cached);
   const [packed] =
     req.text || req.image
       ? await withSearchSettings(db, (session) =>
           queryRows<{ rows: string | null }>(session, query),
         )
       : await queryRows<{ rows: string | null }>(db, query);
-  return scoreCandidates(unpackRows(packed?.rows), lexical);
+  return scoreCandidates(unpackRows(packed?.rows), lexical, cached?.lists);
 }

@@ -10,6 +10,10 @@ import { startOwnTestServer } from '../testing/own-database';
 import { planAvoidingScans } from '../testing/plan';
 import { resolveQueryTerms } from './query-terms';
 import { FLOORS_READ, TERM_POSTINGS_READ } from './term-floors';
+import { embedTextsCached } from './cached-embeddings';
+import { retrieveCandidates, type Candidate } from './retrieve';
+import { textEmbedder } from '../embeddings';
+import { resetEnvCache } from '../config/env';
 
 let t: TestServer;
 
@@ -134,5 +138,41 @@ describe('term floors', () => {
     await syncStore(db, holding(word, 1000, 7_100_000, ' widget'), storeA);
     expect(await termRow(db, word)).toEqual({ df: 1550, floor: null, above: 0 });
     expect((await resolveQueryTerms(db, word)).terms[0]).not.toHaveProperty('floor');
+  }, 240_000);
+
+  it('give an all-stores search from cached postings the candidates and scores of the SQL read', async () => {
+    const db = t.database.db;
+    const [common, rare] = [madeUpWord(), madeUpWord()];
+    // `common` and `gadget` get floors (the cache then holds their best postings only, and the
+    // statement reads the candidates' others); `rare` does not (the cache holds all of them).
+    await syncStore(db, holding(common, 2050, 7_400_000, ' gadget'));
+    await syncStore(db, holding(`${common} ${rare}`, 20, 7_500_000));
+    const provider = textEmbedder();
+    const retrieve = async (text: string, cacheMb: number): Promise<Candidate[]> => {
+      process.env.POSTINGS_CACHE_MB = String(cacheMb);
+      resetEnvCache();
+      const lexical = await resolveQueryTerms(db, text);
+      const [vector] = (await embedTextsCached(db, provider, [text])).vectors;
+      const found = await retrieveCandidates(db, {
+        scope: { excludeStoreIds: [] },
+        lexical,
+        text: { modelId: provider.modelId, dimensions: provider.dimensions, vector: vector! },
+        lexicalCandidates: 100,
+        vectorCandidates: 25,
+      });
+      return found.sort((a, b) => a.productId - b.productId);
+    };
+    try {
+      for (const text of [`${common} ${rare}`, `${rare} gadget ${common}`, `${common} gadget`]) {
+        const terms = (await resolveQueryTerms(db, text)).terms;
+        expect(terms.filter((term) => term.floor !== undefined).length).toBeGreaterThan(0);
+        const fromSql = await retrieve(text, 0);
+        expect(await retrieve(text, 64), text).toEqual(fromSql);
+        expect(fromSql.length).toBeGreaterThanOrEqual(100);
+      }
+    } finally {
+      delete process.env.POSTINGS_CACHE_MB;
+      resetEnvCache();
+    }
   }, 240_000);
 });

@@ -9,14 +9,33 @@ import { aboveFloor } from './term-floors';
 
 /**
  * The postings an all-stores search reads for one term (its best ones, from its floor up, or all
- * of them), across every store: the distinct stores once, each posting as an index into them.
+ * of them), across every store, in product id order: the distinct stores once, each posting as an
+ * index into them. Numbers are 4-byte floats, as the database stores them, so that sums and
+ * scores match its own to the bit.
  */
 export interface TermPostings {
+  /** No floor: every posting of the term, so a product missing here does not hold it. */
+  complete: boolean;
   stores: string[];
   storeOf: Uint32Array;
   productIds: Float64Array;
-  /** Stored as 4-byte floats, as the database holds them, so sums match its own to the bit. */
   impacts: Float32Array;
+  tf: Float32Array;
+  docLen: Float32Array;
+}
+
+/** Where the product's posting is in the list, or -1 (binary search on the product ids). */
+export function postingIndex(list: TermPostings, productId: number): number {
+  let lo = 0;
+  let hi = list.productIds.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const id = list.productIds[mid]!;
+    if (id === productId) return mid;
+    if (id < productId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /**
@@ -37,7 +56,7 @@ const ENTRY_TTL_MS = 60_000;
 
 function approximateBytes(entry: TermPostings): number {
   return (
-    256 + 16 * entry.productIds.length + entry.stores.reduce((n, s) => n + 48 + 2 * s.length, 0)
+    256 + 24 * entry.productIds.length + entry.stores.reduce((n, s) => n + 48 + 2 * s.length, 0)
   );
 }
 
@@ -72,23 +91,26 @@ function keyOf(term: QueryTerm): string {
 
 /** The read an all-stores search makes of one term (retrieve.ts termRead, across stores). */
 function termRead(term: QueryTerm, i: number) {
-  return sql`SELECT ${i}::int AS i, sp.store_id, sp.product_id, sp.impact FROM search_postings sp
-    WHERE sp.term = ${term.term} AND ${aboveFloor(term.floor, 'sp')}`;
+  return sql`SELECT ${i}::int AS i, sp.store_id, sp.product_id, sp.impact, sp.tf, sp.doc_len
+    FROM search_postings sp WHERE sp.term = ${term.term} AND ${aboveFloor(term.floor, 'sp')}`;
 }
 
-/** A posting as the load packs it: store id, product id, impact. */
-type PackedPosting = [string, number | string, number];
+/** A posting as the load packs it: store id, product id, impact, tf, document length. */
+type PackedPosting = [string, number | string, number, number, number];
 
-function toPostings(packed: PackedPosting[]): TermPostings {
+function toPostings(packed: PackedPosting[], complete: boolean): TermPostings {
   const stores: string[] = [];
   const storeIndex = new Map<string, number>();
   const entry: TermPostings = {
+    complete,
     stores,
     storeOf: new Uint32Array(packed.length),
     productIds: new Float64Array(packed.length),
     impacts: new Float32Array(packed.length),
+    tf: new Float32Array(packed.length),
+    docLen: new Float32Array(packed.length),
   };
-  packed.forEach(([store, product, impact], k) => {
+  packed.forEach(([store, product, impact, tf, docLen], k) => {
     let s = storeIndex.get(store);
     if (s === undefined) {
       s = stores.push(store) - 1;
@@ -97,6 +119,8 @@ function toPostings(packed: PackedPosting[]): TermPostings {
     entry.storeOf[k] = s;
     entry.productIds[k] = Number(product);
     entry.impacts[k] = impact;
+    entry.tf[k] = tf;
+    entry.docLen[k] = docLen;
   });
   return entry;
 }
@@ -118,14 +142,15 @@ export async function termPostings(
     const reads = missing.map((i) => termRead(terms[i]!, i));
     const rows = await queryRows<{ i: number; postings: string }>(
       db,
-      sql`SELECT r.i, json_agg(json_build_array(r.store_id, r.product_id, r.impact))::text AS postings
+      sql`SELECT r.i, json_agg(json_build_array(r.store_id, r.product_id, r.impact, r.tf, r.doc_len)
+                               ORDER BY r.product_id)::text AS postings
           FROM (${sql.join(reads, sql` UNION ALL `)}) r GROUP BY r.i`,
     );
-    const loaded = new Map(
-      rows.map((r) => [Number(r.i), toPostings(JSON.parse(r.postings) as PackedPosting[])]),
+    const packed = new Map(
+      rows.map((r) => [Number(r.i), JSON.parse(r.postings) as PackedPosting[]]),
     );
     for (const i of missing) {
-      const entry = loaded.get(i) ?? toPostings([]);
+      const entry = toPostings(packed.get(i) ?? [], terms[i]!.floor === undefined);
       held.set(keyOf(terms[i]!), entry);
       found[i] = entry;
     }
