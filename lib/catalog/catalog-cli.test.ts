@@ -5,7 +5,9 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloper } from '../auth/keys';
 import { openDatabase, type Database } from '../db/client';
-import { products, stores, variants } from '../db/schema';
+import { products, stores, styles, variants } from '../db/schema';
+import { createProfile } from '../profiles/service';
+import { newId } from '../db/ids';
 import { runCli } from '../testing/cli';
 import { adminExport } from '../testing/fixtures/admin-export';
 import { importFiles } from './import-files';
@@ -134,7 +136,7 @@ describe('catalogue CLI', () => {
     expect(kept!.n).toBe(5);
   });
 
-  it('lists stores, sets the access policy, and reindexes every product', async () => {
+  it('lists stores, sets the access policy, and reindexes every product and style', async () => {
     const storeId = await addStore('listed.example');
     await importFiles(holder.db, storeId, [adminFile]);
     const listed = JSON.parse((await cli('store', 'list', '--json')).stdout);
@@ -154,11 +156,33 @@ describe('catalogue CLI', () => {
       allowed_developer_ids: [dev.id],
     });
 
+    // A style embedded by a model this build no longer runs: search would skip it.
+    const profile = await createProfile(holder.db, {
+      developerId: dev.id,
+      plan: 'free',
+      keyPrefix: 'test',
+    });
+    const styleId = newId('style');
+    await holder.db.insert(styles).values({
+      id: styleId,
+      developerId: dev.id,
+      profileId: profile.id,
+      text: 'Enamel camping gear',
+      embedding: Array.from({ length: 512 }, (_, i) => (i === 0 ? 1 : 0)),
+      embeddingModel: 'a-retired-model',
+    });
+
     const reindexed = await cli('reindex', '--json');
     expect(reindexed.code, reindexed.stderr).toBe(0);
     const result = JSON.parse(reindexed.stdout);
-    expect(result).toMatchObject({ model_id: expect.any(String) });
+    expect(result).toMatchObject({ model_id: expect.any(String), styles: 1 });
     const [all] = await holder.db.select({ n: count() }).from(products);
     expect(result.embedded + result.reused).toBe(all!.n);
+    const [style] = await holder.db
+      .select({ model: styles.embeddingModel, embedding: styles.embedding })
+      .from(styles)
+      .where(eq(styles.id, styleId));
+    expect(style!.model).toBe(result.model_id);
+    expect(style!.embedding[0]).not.toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Caller } from '../auth/keys';
 import type { ShippingAddressInput } from '../contract/shipping';
 import type { ProfileRecord } from '../contract/profiles';
@@ -194,4 +194,31 @@ export async function attachedShipping(db: Db, profileId: string) {
     .innerJoin(shippingAddresses, eq(shippingAddresses.id, profiles.shippingAddressId))
     .where(eq(profiles.id, profileId));
   return row ? toShippingRecord(row.address) : undefined;
+}
+
+/** Styles embedded per request add up to few texts even for many profiles: one model call each. */
+const STYLE_BATCH = 64;
+
+/**
+ * After a model change: embeds again, for the active model, every style embedded by another, so
+ * that search can compare it with products (it skips a style of another model). Returns how
+ * many it embedded.
+ */
+export async function reembedStyles(db: Db, embedder: EmbeddingProvider): Promise<number> {
+  const stale = await db
+    .select({ id: styles.id, text: styles.text })
+    .from(styles)
+    .where(ne(styles.embeddingModel, embedder.modelId));
+  for (let start = 0; start < stale.length; start += STYLE_BATCH) {
+    const batch = stale.slice(start, start + STYLE_BATCH);
+    const vectors = await embedder.embedTexts(batch.map((s) => s.text));
+    for (const [i, style] of batch.entries()) {
+      // The text is matched too: a style updated meanwhile keeps the vector of its new text.
+      await db
+        .update(styles)
+        .set({ embedding: vectors[i]!, embeddingModel: embedder.modelId })
+        .where(and(eq(styles.id, style.id), eq(styles.text, style.text)));
+    }
+  }
+  return stale.length;
 }

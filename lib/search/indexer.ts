@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { maintainSearchTables } from '../db/statistics';
 import { textEmbedder } from '../embeddings';
+import { reembedStyles } from '../profiles/service';
 import { indexLexical, type IndexableProduct } from './lexical-index';
 import { dropOtherVectorIndexes, ensureVectorIndex } from './vector-index';
 import { bigintArray } from './sql-arrays';
@@ -98,10 +99,14 @@ export async function indexProducts(
 }
 
 /**
- * After a model change: embeds every product for the active model and removes the vectors and
- * indexes of other models, so search never compares vectors from two models.
+ * After a model change: embeds every product and every profile's style for the active model and
+ * removes the vectors and indexes of other models, so search never compares vectors from two
+ * models.
  */
-export async function reindexAll(db: Db, opts: IndexOptions = {}): Promise<IndexResult> {
+export async function reindexAll(
+  db: Db,
+  opts: IndexOptions = {},
+): Promise<IndexResult & { styles: number }> {
   const provider = textEmbedder();
   await db.execute(
     sql`DELETE FROM product_embeddings WHERE kind = 'text' AND model_id <> ${provider.modelId}`,
@@ -117,5 +122,5 @@ export async function reindexAll(db: Db, opts: IndexOptions = {}): Promise<Index
     opts,
   );
   await maintainSearchTables(db);
-  return result;
+  return { ...result, styles: await reembedStyles(db, provider) };
 }

@@ -51,19 +51,28 @@ export async function ensureVectorIndex(
   );
 }
 
-/** Drops the HNSW indexes of every other model of this kind (after a model change). */
-export async function dropOtherVectorIndexes(
+/** The HNSW indexes of every other model of this kind: left by a model change until a reindex. */
+export async function otherVectorIndexes(
   db: Db,
   kind: EmbeddingKind,
   modelId: string,
-): Promise<void> {
+): Promise<string[]> {
   const keep = vectorIndexName(kind, modelId);
   const rows = await queryRows<{ indexname: string }>(
     db,
     sql`SELECT indexname FROM pg_indexes WHERE tablename = 'product_embeddings'
         AND indexname LIKE ${`pe_hnsw_${kind}_%`}`,
   );
-  for (const { indexname } of rows) {
-    if (indexname !== keep) await db.execute(sql.raw(`DROP INDEX IF EXISTS "${indexname}"`));
+  return rows.map((r) => r.indexname).filter((name) => name !== keep);
+}
+
+/** Drops the HNSW indexes of every other model of this kind (after a model change). */
+export async function dropOtherVectorIndexes(
+  db: Db,
+  kind: EmbeddingKind,
+  modelId: string,
+): Promise<void> {
+  for (const name of await otherVectorIndexes(db, kind, modelId)) {
+    await db.execute(sql.raw(`DROP INDEX IF EXISTS "${name}"`));
   }
 }

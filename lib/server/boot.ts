@@ -3,11 +3,12 @@ import { createDeveloper, createKey } from '../auth/keys';
 import { env } from '../config/env';
 import { getDatabase } from '../db/client';
 import { developers } from '../db/schema';
-import { keepTextModelLoaded } from '../embeddings';
+import { keepTextModelLoaded, textEmbedder } from '../embeddings';
 import { seedDemoData } from '../demo/seed';
 import { startImageQueue } from '../images/queue';
 import { logger } from '../log/logger';
 import { startOrderReconciler } from '../orders/reconciler';
+import { otherVectorIndexes } from '../search/vector-index';
 import { ensureDashboardKey } from './dashboard-key';
 import { prepareStoreTokenKey } from './token-key-notice';
 
@@ -20,6 +21,19 @@ export function addBootStep(step: () => Promise<void>): void {
 
 addBootStep(async () => {
   await seedDemoData((await getDatabase()).db);
+});
+
+// After an upgrade that changed the text model (or EMBEDDING_MODEL), products keep the old
+// model's vectors, which search cannot compare with the new model's query vectors, until each
+// store syncs again: say so once, with the command that embeds them all now.
+addBootStep(async () => {
+  const modelId = textEmbedder().modelId;
+  const stale = await otherVectorIndexes((await getDatabase()).db, 'text', modelId);
+  if (stale.length === 0) return;
+  logger().warn(
+    { model: modelId, indexes: stale },
+    'products hold text vectors of another model, which search does not use: run `npm run cli -- reindex` to embed every product for the active model',
+  );
 });
 
 /**

@@ -181,7 +181,7 @@ export function registerStoreCommands(program: Command): void {
         emit(
           opts.json,
           { model_id: modelId, ...result, seconds: Number(seconds.toFixed(2)) },
-          `Reindexed ${products} products for ${modelId} in ${seconds.toFixed(1)} s (${rate.toFixed(1)} products/s): ${result.embedded} embedded, ${result.reused} reused`,
+          `Reindexed ${products} products for ${modelId} in ${seconds.toFixed(1)} s (${rate.toFixed(1)} products/s): ${result.embedded} embedded, ${result.reused} reused; ${result.styles} styles embedded again`,
         );
       });
     });

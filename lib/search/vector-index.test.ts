@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/client';
+import { ownDatabase, type OwnDatabase } from '../testing/own-database';
+import {
+  dropOtherVectorIndexes,
+  ensureVectorIndex,
+  otherVectorIndexes,
+  vectorIndexName,
+} from './vector-index';
+
+// Indexes of made-up models would show in every other file's database: this one is its own.
+let own: OwnDatabase;
+let database: Database;
+
+beforeAll(async () => {
+  own = await ownDatabase('vector_index');
+  database = await openDatabase({ url: own.url });
+});
+afterAll(async () => {
+  await database?.close();
+  await own?.drop();
+});
+
+describe('otherVectorIndexes', () => {
+  it('names the indexes a model change left, until a reindex drops them', async () => {
+    const db = database.db;
+    await ensureVectorIndex(db, 'text', 'model-a', 4);
+    await ensureVectorIndex(db, 'text', 'model-b', 4);
+    await ensureVectorIndex(db, 'image', 'model-c', 4);
+    expect(await otherVectorIndexes(db, 'text', 'model-a')).toEqual([
+      vectorIndexName('text', 'model-b'),
+    ]);
+    expect(await otherVectorIndexes(db, 'image', 'model-c')).toEqual([]);
+
+    await dropOtherVectorIndexes(db, 'text', 'model-a');
+    expect(await otherVectorIndexes(db, 'text', 'model-a')).toEqual([]);
+    expect(await otherVectorIndexes(db, 'text', 'model-b')).toEqual([
+      vectorIndexName('text', 'model-a'),
+    ]);
+  });
+});
