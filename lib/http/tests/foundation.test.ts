@@ -170,7 +170,7 @@ describe('styles', () => {
     const id = created.body.style.id as string;
     const [before] = await t.database.db.select().from(styles).where(eq(styles.id, id));
     expect(before!.embedding).toHaveLength(512);
-    expect(before!.embeddingModel).toBe('use-lite-512');
+    expect(before!.embeddingModel).toBe('use-lite-512-lc');
     const updated = await t.call('PUT', `/styles/update/${id}`, {
       key: dev.key,
       body: { text: 'pastel floral summer dresses' },
