@@ -10,11 +10,13 @@ export type EngineName = (typeof ENGINES)[number];
 /** Citus workers the bench starts beside the coordinator. */
 const CITUS_WORKERS = 2;
 /**
- * Shards per distributed table (citus.shard_count when the migration distributes them). Citus's
- * default of 32 suits a cluster that will grow; on two workers sharing two cores, every shard of
- * an all-stores search is a task competing for them.
+ * Shards per distributed table (citus.shard_count when the migration distributes them): one per
+ * worker. Every shard is a task of each step of an all-stores search (an HNSW walk, a plan on the
+ * worker, a round trip), and on two workers sharing two cores more tasks only queue: at 1,000
+ * stores the all-stores p50 was 58 to 63 ms with 8 shards, 52 with 4 and 35 to 40 with 2
+ * (README, Speed).
  */
-const CITUS_SHARDS = 8;
+const CITUS_SHARDS = 2;
 
 export interface BenchEngine {
   name: EngineName;
