@@ -196,7 +196,7 @@ export async function attachedShipping(db: Db, profileId: string) {
   return row ? toShippingRecord(row.address) : undefined;
 }
 
-/** Styles embedded per request add up to few texts even for many profiles: one model call each. */
+/** Styles per model call when they are embedded again, so that memory stays bounded however many. */
 const STYLE_BATCH = 64;
 
 /**

@@ -162,7 +162,9 @@ export function registerStoreCommands(program: Command): void {
 
   program
     .command('reindex')
-    .description('Re-embed and re-index every product for the active EMBEDDING_MODEL')
+    .description(
+      "Re-embed and re-index every product, and every profile's style, for the active EMBEDDING_MODEL",
+    )
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       await withDatabase(async ({ db }) => {
