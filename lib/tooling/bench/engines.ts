@@ -16,7 +16,7 @@ const CITUS_WORKERS = 2;
  * stores the all-stores p50 was 58 to 63 ms with 8 shards, 52 with 4 and 35 to 40 with 2
  * (README, Speed).
  */
-const CITUS_SHARDS = 2;
+const CITUS_SHARDS = CITUS_WORKERS;
 
 export interface BenchEngine {
   name: EngineName;
