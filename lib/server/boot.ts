@@ -32,7 +32,7 @@ addBootStep(async () => {
   if (stale.length === 0) return;
   logger().warn(
     { model: modelId, indexes: stale },
-    'products hold text vectors of another model, which search does not use: run `npm run cli -- reindex` to embed every product for the active model',
+    'products hold text vectors of another model, which search does not use: run `npm run cli -- reindex` to embed every product and style for the active model',
   );
 });
 
