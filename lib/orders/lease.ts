@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { orders } from '../db/schema';
 import type { OrderRow } from './records';
@@ -54,12 +54,19 @@ export async function claimOrder(
   return row;
 }
 
-/** Pending orders whose lease lapsed or whose parking time is up, oldest first. */
-const due = () =>
-  and(
+/**
+ * Pending orders whose lease lapsed or whose parking time is up, but not those being worked on
+ * in this process: their lease lapsed only because a renewal came late (a busy database or
+ * event loop), and a second worker would ask the store again for an answer already on its way.
+ */
+const due = () => {
+  const runningHere = [...flights.keys()];
+  return and(
     eq(orders.status, 'pending'),
     or(isNull(orders.leaseUntil), lte(orders.leaseUntil, sql`now()`)),
+    runningHere.length > 0 ? notInArray(orders.id, runningHere) : undefined,
   );
+};
 
 /**
  * Claims up to `limit` due orders for a reconciler. `FOR UPDATE SKIP LOCKED` lets replicas
@@ -156,6 +163,11 @@ export async function releaseAll(db: Db, owner: string): Promise<void> {
  * for the answer already being worked out instead of asking the store again.
  */
 const flights = new Map<string, Promise<unknown>>();
+
+/** Whether this order's work runs in this process now. */
+export function runsHere(orderId: string): boolean {
+  return flights.has(orderId);
+}
 
 export function inFlight<T>(orderId: string, work: () => Promise<T>): Promise<T> {
   const flight = work().finally(() => {

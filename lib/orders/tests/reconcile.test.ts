@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resetEnvCache } from '../../config/env';
 import { openDatabase, type Database } from '../../db/client';
 import { newId } from '../../db/ids';
 import { orders } from '../../db/schema';
@@ -40,18 +41,29 @@ let dev: { id: string; key: string };
 let storeId: string;
 let userId: string;
 
-const jacket = () => ({
+const jacket = (profileId = userId) => ({
   items: [{ variant_id: '70011', quantity: 1 }],
-  user_id: userId,
+  user_id: profileId,
   store_id: storeId,
 });
 
-function buy(idempotencyKey?: string) {
+interface Buyer {
+  key: string;
+  userId: string;
+}
+
+function buy(idempotencyKey?: string, as: Buyer = { key: dev.key, userId }) {
   return t.call('POST', '/buy', {
-    key: dev.key,
-    body: jacket(),
+    key: as.key,
+    body: jacket(as.userId),
     headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
   });
+}
+
+/** A developer of its own, for a test whose requests would spend the shared key's rate limit. */
+async function newBuyer(): Promise<Buyer> {
+  const { key } = await t.newDeveloper();
+  return { key, userId: await newShopper(t, key) };
 }
 
 /** The reconciler runs every 50 ms here: 10 s is ample even on a loaded machine. */
@@ -62,6 +74,11 @@ function until(check: () => boolean | Promise<boolean>, what: string): Promise<b
 async function storedOrder(id: string) {
   const [row] = await t.database.db.select().from(orders).where(eq(orders.id, id));
   return row!;
+}
+
+function platformTimeout(ms: number): void {
+  process.env.PLATFORM_TIMEOUT_MS = String(ms);
+  resetEnvCache();
 }
 
 /** Lookups at the store: each starts with a first page (no page_info) and may follow links. */
@@ -174,6 +191,11 @@ describe('looking an order up at the store', () => {
 });
 
 describe('a retry with the key of an order in progress', () => {
+  // These count the store's order lookups, and a lookup that missed the test's 400 ms timeout
+  // on a loaded machine would be retried and counted twice.
+  beforeAll(() => platformTimeout(10_000));
+  afterAll(() => platformTimeout(400));
+
   it('answers at once with Retry-After while another process holds the order', async () => {
     const id = await crashed({ key: 'held-elsewhere', leaseMs: 45_000 });
     const res = await buy('held-elsewhere');
@@ -195,20 +217,21 @@ describe('a retry with the key of an order in progress', () => {
   });
 
   it('makes one store lookup for 50 concurrent retries after a store 500', async () => {
+    const crowd = await newBuyer();
     sim.inject({ kind: 'status', status: 500, match: { method: 'POST' } });
-    const first = await buy('fifty');
+    const first = await buy('fifty', crowd);
     expect([first.status, first.body.code]).toEqual([502, 'STORE_PLATFORM_ERROR']);
     const id = /ord_[A-Za-z0-9]{20}/.exec(first.body.error)![0];
     expect(lookups().started).toBe(1);
     // Right after that lookup, a retry hears at once to come back later.
-    const soon = await buy('fifty');
+    const soon = await buy('fifty', crowd);
     expect([soon.status, soon.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
     expect(Number(soon.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(lookups().started).toBe(1);
 
     await pastSettleTime(t.database.db, id);
     sim.inject({ kind: 'latency', delayMs: 200, match: { method: 'GET' } });
-    const retries = await Promise.all(Array.from({ length: 50 }, () => buy('fifty')));
+    const retries = await Promise.all(Array.from({ length: 50 }, () => buy('fifty', crowd)));
     expect(lookups().started).toBe(2);
     const final = retries.find((r) => r.status === 502)!;
     expect(final.body.error).toMatch(/the store has no such order/);
@@ -222,6 +245,34 @@ describe('a retry with the key of an order in progress', () => {
     }
     expect((await storedOrder(id)).status).toBe('failed');
     expect(sim.orders(SHOP)).toHaveLength(0);
+  });
+
+  it('asks the store once while its lookup runs here, though the lease lapsed meanwhile', async () => {
+    sim.inject({ kind: 'status', status: 500, match: { method: 'POST' } });
+    const first = await buy('late-renewal');
+    const id = /ord_[A-Za-z0-9]{20}/.exec(first.body.error)![0];
+    await pastSettleTime(t.database.db, id);
+    // Longer than a repeat waits for the answer of the work running here.
+    sim.inject({ kind: 'latency', delayMs: 2_600, match: { method: 'GET' } });
+    const settling = buy('late-renewal');
+    await until(() => lookups().started === 2, 'the retry to ask the store');
+    // What a renewal that came too late leaves: a lapsed lease, taken meanwhile and lapsed again.
+    await t.database.db
+      .update(orders)
+      .set({ leaseOwner: 'gone-host:4242:late', leaseUntil: new Date(Date.now() - 1) })
+      .where(eq(orders.id, id));
+    const repeat = await buy('late-renewal');
+    expect([repeat.status, repeat.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
+    const reconciler = startOrderReconciler(t.database.db, { intervalMs: 50 });
+    try {
+      expect(await reconciler.runOnce()).toBe(0);
+    } finally {
+      await reconciler.stop();
+    }
+    const settled = await settling;
+    expect([settled.status, settled.body.code]).toEqual([502, 'STORE_PLATFORM_ERROR']);
+    expect(lookups().started).toBe(2);
+    expect((await storedOrder(id)).status).toBe('failed');
   });
 });
 
