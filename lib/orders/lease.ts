@@ -26,13 +26,15 @@ export function leaseFor(owner: string) {
 /**
  * Claims one pending order that nobody works on: its lease lapsed, or it is parked and was last
  * looked at longer than a lease ago, so retries ask the store at most once a lease period.
- * Undefined when another worker holds it, it was just looked at, or it is settled.
+ * Undefined when another worker holds it, it was just looked at, or it is settled, and when its
+ * work runs in this process (see due()), whatever its lease says.
  */
 export async function claimOrder(
   db: Db,
   orderId: string,
   owner = PROCESS_OWNER,
 ): Promise<OrderRow | undefined> {
+  if (flights.has(orderId)) return undefined;
   const [row] = await db
     .update(orders)
     .set(leaseFor(owner))
@@ -163,11 +165,6 @@ export async function releaseAll(db: Db, owner: string): Promise<void> {
  * for the answer already being worked out instead of asking the store again.
  */
 const flights = new Map<string, Promise<unknown>>();
-
-/** Whether this order's work runs in this process now. */
-export function runsHere(orderId: string): boolean {
-  return flights.has(orderId);
-}
 
 export function inFlight<T>(orderId: string, work: () => Promise<T>): Promise<T> {
   const flight = work().finally(() => {

@@ -26,7 +26,7 @@ import {
   secondsUntil,
   sharedAnswer,
 } from './idempotency';
-import { claimOrder, holdLease, inFlight, leaseFor, park, PROCESS_OWNER, runsHere } from './lease';
+import { claimOrder, holdLease, inFlight, leaseFor, park, PROCESS_OWNER } from './lease';
 import { prepareOrder, type PreparedOrder } from './preparation';
 import { toOrderRecord, type OrderRow } from './records';
 
@@ -293,9 +293,7 @@ async function answerRepeat(db: Db, first: OrderRow, hash: string): Promise<BuyR
   if (first.status !== 'pending') return replayAnswer(first);
   const shared = await sharedAnswer(first);
   if (shared) return shared.value;
-  // Still working on it here after the wait: its lease may have lapsed only because a renewal
-  // came late, and claiming it would ask the store a second time.
-  const claimed = runsHere(first.id) ? undefined : await claimOrder(db, first.id);
+  const claimed = await claimOrder(db, first.id);
   if (!claimed) {
     const [current] = await db.select().from(orders).where(eq(orders.id, first.id));
     if (current!.status !== 'pending') return replayAnswer(current!);
