@@ -4,6 +4,7 @@ import { queryRows } from '../db/client';
 import { explainPlan } from '../testing/plan';
 import { startTestServer, type TestServer } from '../testing/server';
 import { resolveQueryTerms } from './query-terms';
+import { productRowsQuery } from './product-results';
 import { retrievalQuery } from './retrieve';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
 import type { FixtureProduct } from '../testing/fixtures/admin-product';
@@ -98,7 +99,7 @@ async function isCitus(): Promise<boolean> {
 }
 
 describe('Citus layout', () => {
-  it('distributes the catalogue by store, co-located, and routes a one-store search to one shard', async (ctx) => {
+  it('distributes the catalogue by store, co-located, and routes a one-store search and its rows to one shard', async (ctx) => {
     if (!(await isCitus())) ctx.skip();
     const db = t.database.db;
     const layout = await queryRows<{
@@ -136,5 +137,16 @@ describe('Citus layout', () => {
     const all = await plan({ excludeStoreIds: [] });
     const shards = Math.max(...[...all.matchAll(/Task Count: (\d+)/g)].map((m) => Number(m[1])));
     expect(shards).toBeGreaterThan(1);
+
+    // The rows of results from one store are read from its shard alone.
+    const [row] = await queryRows<{ id: number }>(
+      db,
+      sql`SELECT id::float8 AS id FROM products WHERE store_id = ${stores[0]!.id} LIMIT 1`,
+    );
+    const rows = await explainPlan(
+      db,
+      productRowsQuery([{ storeId: stores[0]!.id, productId: Number(row!.id) }]),
+    );
+    expect(rows).toMatch(/Task Count: 1\b/);
   });
 });

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { SearchProduct } from '../contract/search';
 import type { ShippingRecord } from '../contract/shipping';
 import type { Caller } from '../auth/keys';
@@ -69,20 +69,29 @@ export interface ProductKey {
 }
 
 /**
- * The products with the variants that pass the filters (all of them without filters), by row id.
- * The store is part of the filter, so that on Citus a one-store search's products are read from
- * its one shard, not from every shard.
+ * The statement behind loadProducts. The store is part of the filter, so that on Citus products
+ * are read from the shards holding their stores only. Results from one store (a one-store search,
+ * one product) name it with `=` in each read, which Citus routes to its one shard; `= ANY` of a
+ * one-element array, or a variant read that followed the store through the join, went to all.
  */
-export async function loadProducts(db: Db, keys: ProductKey[], filters: CandidateFilters = {}) {
-  const conditions = [sql`v.store_id = p.store_id`, sql`v.product_id = p.id`];
+export function productRowsQuery(keys: ProductKey[], filters: CandidateFilters = {}): SQL {
+  const storeIds = [...new Set(keys.map((k) => k.storeId))];
+  const one = storeIds.length === 1 ? storeIds[0] : undefined;
+  // Each read names the one store itself: Citus prunes shards by constants, not through the join.
+  const conditions = [
+    one === undefined ? sql`v.store_id = p.store_id` : sql`v.store_id = ${one}`,
+    sql`v.product_id = p.id`,
+  ];
   if (filters.priceMin !== undefined) conditions.push(sql`v.price >= ${filters.priceMin}`);
   if (filters.priceMax !== undefined) conditions.push(sql`v.price <= ${filters.priceMax}`);
   if (filters.excludeVariantIds?.length) {
     conditions.push(sql`v.external_id <> ALL(${textArray(filters.excludeVariantIds)})`);
   }
-  const rows = await queryRows<ProductRow>(
-    db,
-    sql`SELECT p.id::float8 AS id, p.store_id, s.name AS store_name, s.domain AS store_domain,
+  const inStores =
+    one === undefined
+      ? sql`p.store_id = ANY(${textArray(storeIds)})`
+      : sql`p.store_id = ${one}`;
+  return sql`SELECT p.id::float8 AS id, p.store_id, s.name AS store_name, s.domain AS store_domain,
                s.currency, p.external_id, p.title, p.handle, p.description,
                p.product_type, p.images, p.options,
                coalesce((SELECT json_agg(json_build_object(
@@ -91,9 +100,12 @@ export async function loadProducts(db: Db, keys: ProductKey[], filters: Candidat
                    'available', v.available) ORDER BY v.position, v.id)
                  FROM variants v WHERE ${sql.join(conditions, sql` AND `)}), '[]') AS variants
         FROM products p JOIN stores s ON s.id = p.store_id
-        WHERE p.store_id = ANY(${textArray([...new Set(keys.map((k) => k.storeId))])})
-          AND p.id = ANY(${bigintArray(keys.map((k) => k.productId))})`,
-  );
+        WHERE ${inStores} AND p.id = ANY(${bigintArray(keys.map((k) => k.productId))})`;
+}
+
+/** The products with the variants that pass the filters (all of them without filters), by row id. */
+export async function loadProducts(db: Db, keys: ProductKey[], filters: CandidateFilters = {}) {
+  const rows = await queryRows<ProductRow>(db, productRowsQuery(keys, filters));
   return new Map(rows.map((r) => [Number(r.id), r]));
 }
 
