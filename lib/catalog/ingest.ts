@@ -145,7 +145,7 @@ export async function ingestPages(
     await report(true);
   }
   if (progress.added + progress.changed + progress.removed > 0) {
-    await maintainSearchTables(db);
+    await maintainSearchTables(db, progress.changed);
   }
   return progress;
 }

@@ -121,6 +121,7 @@ export async function reindexAll(
     rows.map((r) => Number(r.id)),
     opts,
   );
-  await maintainSearchTables(db);
+  // Every product's postings and vector were written anew.
+  await maintainSearchTables(db, rows.length);
   return { ...result, styles: await reembedStyles(db, provider) };
 }

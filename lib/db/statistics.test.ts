@@ -1,0 +1,62 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFixtureStore } from '../testing/fixtures/catalogue';
+import { ownDatabase, type OwnDatabase } from '../testing/own-database';
+import { openDatabase, queryRows, type Database } from './client';
+import { maintainSearchTables } from './statistics';
+
+// The planner's counts are of whole tables: other files' products must not move them.
+let own: OwnDatabase;
+let database: Database;
+
+beforeAll(async () => {
+  own = await ownDatabase('statistics');
+  database = await openDatabase({ url: own.url });
+});
+afterAll(async () => {
+  await database?.close();
+  await own?.drop();
+});
+
+/** The products as the planner counted them at the last ANALYZE (-1: never). */
+async function plannedProducts(): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    database.db,
+    sql`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'products'::regclass`,
+  );
+  return row!.n;
+}
+
+let nextId = 880_000;
+const items = (n: number) =>
+  Array.from({ length: n }, () => {
+    const id = nextId++;
+    return {
+      id,
+      title: `Statistics Fixture ${id}`,
+      tags: [],
+      variants: [{ id: id * 10, price: '5.00' }],
+    };
+  });
+
+describe('maintainSearchTables', () => {
+  it('analyzes a new catalogue, then once it grew or changed by 50 rows and a tenth', async () => {
+    const db = database.db;
+    await createFixtureStore(db, items(3));
+    expect(await plannedProducts()).toBe(3);
+
+    // A small sync leaves the statistics as they are: 3 more products are under 50 + 0.3.
+    await createFixtureStore(db, items(3));
+    expect(await plannedProducts()).toBe(3);
+    await maintainSearchTables(db, 44);
+    expect(await plannedProducts()).toBe(3);
+
+    // 3 added and 48 changed in place reach it.
+    await maintainSearchTables(db, 48);
+    expect(await plannedProducts()).toBe(6);
+
+    // So does a store that adds a tenth and 50.
+    await createFixtureStore(db, items(51));
+    expect(await plannedProducts()).toBe(57);
+  });
+});
