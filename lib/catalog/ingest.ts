@@ -144,8 +144,7 @@ export async function ingestPages(
     progress.removed = await removeVanished(db, storeId, seen);
     await report(true);
   }
-  if (progress.added + progress.changed + progress.removed > 0) {
-    await maintainSearchTables(db, progress.changed);
-  }
+  const written = progress.added + progress.changed + progress.removed;
+  if (written > 0) await maintainSearchTables(db, written);
   return progress;
 }
