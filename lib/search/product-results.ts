@@ -88,9 +88,7 @@ export function productRowsQuery(keys: ProductKey[], filters: CandidateFilters =
     conditions.push(sql`v.external_id <> ALL(${textArray(filters.excludeVariantIds)})`);
   }
   const inStores =
-    one === undefined
-      ? sql`p.store_id = ANY(${textArray(storeIds)})`
-      : sql`p.store_id = ${one}`;
+    one === undefined ? sql`p.store_id = ANY(${textArray(storeIds)})` : sql`p.store_id = ${one}`;
   return sql`SELECT p.id::float8 AS id, p.store_id, s.name AS store_name, s.domain AS store_domain,
                s.currency, p.external_id, p.title, p.handle, p.description,
                p.product_type, p.images, p.options,
