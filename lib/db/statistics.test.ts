@@ -1,22 +1,19 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
-import { ownDatabase, type OwnDatabase } from '../testing/own-database';
-import { openDatabase, queryRows, type Database } from './client';
+import { openOwnDatabase } from '../testing/own-database';
+import { queryRows, type Database } from './client';
 import { maintainSearchTables } from './statistics';
 
 // The planner's counts are of whole tables: other files' products must not move them.
-let own: OwnDatabase;
+let own: Awaited<ReturnType<typeof openOwnDatabase>>;
 let database: Database;
 
 beforeAll(async () => {
-  own = await ownDatabase('statistics');
-  database = await openDatabase({ url: own.url });
+  own = await openOwnDatabase('statistics');
+  database = own.database;
 });
-afterAll(async () => {
-  await database?.close();
-  await own?.drop();
-});
+afterAll(() => own?.close());
 
 /** The products as the planner counted them at the last ANALYZE (-1: never). */
 async function plannedProducts(): Promise<number> {

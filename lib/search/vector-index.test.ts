@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/client';
-import { ownDatabase, type OwnDatabase } from '../testing/own-database';
+import type { Database } from '../db/client';
+import { openOwnDatabase } from '../testing/own-database';
 import {
   dropOtherVectorIndexes,
   ensureVectorIndex,
@@ -9,17 +9,14 @@ import {
 } from './vector-index';
 
 // Indexes of made-up models would show in every other file's database: this one is its own.
-let own: OwnDatabase;
+let own: Awaited<ReturnType<typeof openOwnDatabase>>;
 let database: Database;
 
 beforeAll(async () => {
-  own = await ownDatabase('vector_index');
-  database = await openDatabase({ url: own.url });
+  own = await openOwnDatabase('vector_index');
+  database = own.database;
 });
-afterAll(async () => {
-  await database?.close();
-  await own?.drop();
-});
+afterAll(() => own?.close());
 
 describe('otherVectorIndexes', () => {
   it('names the indexes a model change left, until a reindex drops them', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { openDatabase, type Database } from '../db/client';
 import { startTestServer, type TestServer } from './server';
 
 export interface OwnDatabase {
@@ -59,6 +60,24 @@ export async function startOwnTestServer(label: string): Promise<TestServer> {
     ...server,
     close: async () => {
       await server.close();
+      await own.drop();
+    },
+  };
+}
+
+/**
+ * A database of its own (ownDatabase), opened and migrated, for a file that works on the
+ * database without a server. `close` closes it, then drops it.
+ */
+export async function openOwnDatabase(
+  label: string,
+): Promise<{ database: Database; close(): Promise<void> }> {
+  const own = await ownDatabase(label);
+  const database = await openDatabase({ url: own.url });
+  return {
+    database,
+    close: async () => {
+      await database.close();
       await own.drop();
     },
   };
