@@ -1,24 +1,22 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
-import { openOwnDatabase } from '../testing/own-database';
-import { queryRows, type Database } from './client';
+import { openOwnDatabase, type OpenOwnDatabase } from '../testing/own-database';
+import { queryRows } from './client';
 import { maintainSearchTables } from './statistics';
 
 // The planner's counts are of whole tables: other files' products must not move them.
-let own: Awaited<ReturnType<typeof openOwnDatabase>>;
-let database: Database;
+let own: OpenOwnDatabase;
 
 beforeAll(async () => {
   own = await openOwnDatabase('statistics');
-  database = own.database;
 });
 afterAll(() => own?.close());
 
 /** The products as the planner counted them at the last ANALYZE (-1: never). */
 async function plannedProducts(): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
-    database.db,
+    own.database.db,
     sql`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'products'::regclass`,
   );
   return row!.n;
@@ -38,7 +36,7 @@ const items = (n: number) =>
 
 describe('maintainSearchTables', () => {
   it('analyzes a new catalogue, then once 50 rows and a tenth changed in a write or since', async () => {
-    const db = database.db;
+    const db = own.database.db;
     await createFixtureStore(db, items(3));
     expect(await plannedProducts()).toBe(3);
 

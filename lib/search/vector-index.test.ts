@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../db/client';
-import { openOwnDatabase } from '../testing/own-database';
+import { openOwnDatabase, type OpenOwnDatabase } from '../testing/own-database';
 import {
   dropOtherVectorIndexes,
   ensureVectorIndex,
@@ -9,18 +8,16 @@ import {
 } from './vector-index';
 
 // Indexes of made-up models would show in every other file's database: this one is its own.
-let own: Awaited<ReturnType<typeof openOwnDatabase>>;
-let database: Database;
+let own: OpenOwnDatabase;
 
 beforeAll(async () => {
   own = await openOwnDatabase('vector_index');
-  database = own.database;
 });
 afterAll(() => own?.close());
 
 describe('otherVectorIndexes', () => {
   it('names the indexes a model change left, until a reindex drops them', async () => {
-    const db = database.db;
+    const db = own.database.db;
     await ensureVectorIndex(db, 'text', 'model-a', 4);
     await ensureVectorIndex(db, 'text', 'model-b', 4);
     await ensureVectorIndex(db, 'image', 'model-c', 4);

@@ -69,9 +69,12 @@ export async function startOwnTestServer(label: string): Promise<TestServer> {
  * A database of its own (ownDatabase), opened and migrated, for a file that works on the
  * database without a server. `close` closes it, then drops it.
  */
-export async function openOwnDatabase(
-  label: string,
-): Promise<{ database: Database; close(): Promise<void> }> {
+export interface OpenOwnDatabase {
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function openOwnDatabase(label: string): Promise<OpenOwnDatabase> {
   const own = await ownDatabase(label);
   const database = await openDatabase({ url: own.url });
   return {
