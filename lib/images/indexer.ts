@@ -7,6 +7,7 @@ import { env } from '../config/env';
 import { ApiError } from '../errors';
 import { logger } from '../log/logger';
 import { dropOtherVectorIndexes, ensureVectorIndex } from '../search/vector-index';
+import { ofProducts, type ProductKey } from '../search/product-keys';
 import { bigintArray } from '../search/sql-arrays';
 import { imageEmbedder, type ImageEmbedder } from './embedder';
 import { vectorLiteral } from '../db/vector';
@@ -157,13 +158,13 @@ export async function indexProductImages(
   );
   const work: { productId: number; storeId: string; url: string; hash: string }[] = [];
   const attemptsOf = new Map<number, number>();
-  const imageless: number[] = [];
+  const imageless: ProductKey[] = [];
   const done: number[] = [];
   for (const row of rows) {
     const productId = Number(row.id);
     const url = firstImageUrl(row.images);
     if (!url) {
-      imageless.push(productId);
+      imageless.push({ storeId: row.store_id, productId });
       continue;
     }
     const hash = urlHash(url);
@@ -176,11 +177,11 @@ export async function indexProductImages(
     }
   }
   result.withoutImage = imageless.length;
-  done.push(...imageless);
+  done.push(...imageless.map((k) => k.productId));
   if (imageless.length > 0) {
     await db.execute(
       sql`DELETE FROM product_embeddings WHERE kind = 'image' AND model_id = ${embedder.modelId}
-          AND product_id = ANY(${bigintArray(imageless)})`,
+          AND ${ofProducts(imageless)}`,
     );
   }
 

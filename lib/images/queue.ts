@@ -4,6 +4,7 @@ import { env } from '../config/env';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { logger } from '../log/logger';
+import { ofProducts } from '../search/product-keys';
 import { bigintArray, textArray } from '../search/sql-arrays';
 import { imageEmbedder } from './embedder';
 import { indexProductImages } from './indexer';
@@ -30,17 +31,17 @@ export async function queueImages(db: Db, productIds: number[]): Promise<void> {
           image_unreachable_host = NULL
         WHERE id = ANY(${ids}) AND jsonb_array_length(images) > 0`,
   );
-  const imageless = await queryRows<{ id: string | number }>(
+  const imageless = await queryRows<{ id: string | number; store_id: string }>(
     db,
     sql`UPDATE products SET image_due_at = NULL, image_attempts = 0, image_error = NULL,
           image_unreachable_host = NULL
         WHERE id = ANY(${ids}) AND jsonb_array_length(images) = 0
-        RETURNING id`,
+        RETURNING id, store_id`,
   );
   if (imageless.length > 0) {
+    const keys = imageless.map((r) => ({ storeId: r.store_id, productId: Number(r.id) }));
     await db.execute(
-      sql`DELETE FROM product_embeddings WHERE kind = 'image'
-          AND product_id = ANY(${bigintArray(imageless.map((r) => Number(r.id)))})`,
+      sql`DELETE FROM product_embeddings WHERE kind = 'image' AND ${ofProducts(keys)}`,
     );
   }
 }

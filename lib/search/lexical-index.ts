@@ -4,6 +4,7 @@ import { queryRows } from '../db/client';
 import { analyze } from './analyzer';
 import { newTermVersion } from './term-postings-cache';
 import { impact } from './bm25';
+import { ofProducts, type ProductKey } from './product-keys';
 import type { SearchScope } from './retrieve';
 import { bigintArray, floatArray, textArray } from './sql-arrays';
 import { reachesFloor, reachesFloorSql, readFloors, refreshFloors } from './term-floors';
@@ -84,23 +85,22 @@ function addTo(map: Map<string, number>, key: string, by: number) {
 /** Deletes the products' postings and returns what they counted for. */
 async function removePostings(
   db: Db,
-  ids: number[],
+  keys: ProductKey[],
   floors: Map<string, number>,
   delta: PostingsDelta,
 ): Promise<void> {
-  const key = bigintArray(ids);
   const [terms, lengths] = await Promise.all([
     queryRows<{ term: string; n: number | string; above: number | string }>(
       db,
       sql`SELECT sp.term, count(*) AS n, count(*) FILTER (WHERE ${reachesFloorSql(floors, 'sp')}) AS above
-          FROM search_postings sp WHERE sp.product_id = ANY(${key})
+          FROM search_postings sp WHERE ${ofProducts(keys, { alias: 'sp' })}
           GROUP BY sp.term`,
     ),
     queryRows<{ store_id: string; len: number | string }>(
       db,
       sql`SELECT store_id, sum(doc_len)::float8 AS len FROM (
             SELECT DISTINCT store_id, product_id, doc_len FROM search_postings
-            WHERE product_id = ANY(${key})) d
+            WHERE ${ofProducts(keys)}) d
           GROUP BY store_id`,
     ),
   ]);
@@ -109,7 +109,7 @@ async function removePostings(
     addTo(delta.above, term, -Number(above));
   }
   for (const { store_id, len } of lengths) addTo(delta.length, store_id, -Number(len));
-  await db.execute(sql`DELETE FROM search_postings WHERE product_id = ANY(${key})`);
+  await db.execute(sql`DELETE FROM search_postings WHERE ${ofProducts(keys)}`);
 }
 
 /**
@@ -171,7 +171,7 @@ async function applyDelta(db: Db, stores: string[], delta: PostingsDelta): Promi
  */
 export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<void> {
   if (items.length === 0) return;
-  const ids = items.map((p) => p.id);
+  const keys = items.map((p) => ({ storeId: p.storeId, productId: p.id }));
   const terms = items.map(productTerms);
   const stores = [...new Set(items.map((p) => p.storeId))];
   await db.transaction(async (tx) => {
@@ -179,7 +179,7 @@ export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<v
     const delta: PostingsDelta = { df: new Map(), above: new Map(), length: new Map() };
     const totals = await corpusTotals(conn);
     const floors = await readFloors(conn);
-    await removePostings(conn, ids, floors, delta);
+    await removePostings(conn, keys, floors, delta);
     const batchLen = terms.reduce((sum, t) => sum + t.length, 0);
     // The first batch of an empty index has no average yet but its own.
     const avgdl = Math.max(
@@ -227,7 +227,8 @@ export async function indexLexical(db: Db, items: IndexableProduct[]): Promise<v
 export async function unindexLexical(db: Db, storeId: string, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   const delta: PostingsDelta = { df: new Map(), above: new Map(), length: new Map() };
-  await removePostings(db, ids, await readFloors(db), delta);
+  const keys = ids.map((productId) => ({ storeId, productId }));
+  await removePostings(db, keys, await readFloors(db), delta);
   await applyDelta(db, [storeId], delta);
 }
 

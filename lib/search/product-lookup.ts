@@ -6,7 +6,8 @@ import type { Db } from '../db/client';
 import { products, stores } from '../db/schema';
 import { ApiError } from '../errors';
 import { closedStoreIds, requireVisibleStore } from '../stores/access';
-import { loadProducts, shippingFor, toResult, type ProductKey } from './product-results';
+import type { ProductKey } from './product-keys';
+import { loadProducts, shippingFor, toResult } from './product-results';
 
 /**
  * The row id of the product with this platform id in the stores the caller may use (or in the

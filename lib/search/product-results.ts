@@ -7,8 +7,9 @@ import { queryRows } from '../db/client';
 import { ApiError } from '../errors';
 import { attachedShipping, findProfile } from '../profiles/service';
 import { checkoutUrl, checkoutUrlWithShipping } from './checkout';
+import { ofProducts, type ProductKey } from './product-keys';
 import type { CandidateFilters } from './retrieve';
-import { bigintArray, textArray } from './sql-arrays';
+import { textArray } from './sql-arrays';
 
 /**
  * Products in the shape of POST /search/products: shared by search and GET /products/{id}, so
@@ -63,11 +64,6 @@ export async function shippingFor(
   return attachedShipping(db, (await requireProfile(db, caller, profileId)).id);
 }
 
-export interface ProductKey {
-  storeId: string;
-  productId: number;
-}
-
 /**
  * The statement behind loadProducts. The store is part of the filter, so that on Citus products
  * are read from the shards holding their stores only. Results from one store (a one-store search,
@@ -87,8 +83,6 @@ export function productRowsQuery(keys: ProductKey[], filters: CandidateFilters =
   if (filters.excludeVariantIds?.length) {
     conditions.push(sql`v.external_id <> ALL(${textArray(filters.excludeVariantIds)})`);
   }
-  const inStores =
-    one === undefined ? sql`p.store_id = ANY(${textArray(storeIds)})` : sql`p.store_id = ${one}`;
   return sql`SELECT p.id::float8 AS id, p.store_id, s.name AS store_name, s.domain AS store_domain,
                s.currency, p.external_id, p.title, p.handle, p.description,
                p.product_type, p.images, p.options,
@@ -98,7 +92,7 @@ export function productRowsQuery(keys: ProductKey[], filters: CandidateFilters =
                    'available', v.available) ORDER BY v.position, v.id)
                  FROM variants v WHERE ${sql.join(conditions, sql` AND `)}), '[]') AS variants
         FROM products p JOIN stores s ON s.id = p.store_id
-        WHERE ${inStores} AND p.id = ANY(${bigintArray(keys.map((k) => k.productId))})`;
+        WHERE ${ofProducts(keys, { alias: 'p', idColumn: 'id' })}`;
 }
 
 /** The products with the variants that pass the filters (all of them without filters), by row id. */

@@ -4,6 +4,7 @@ import { queryRows } from '../db/client';
 import type { EmbeddingProvider } from '../embeddings/provider';
 import { embedTextsCached, inputHash } from './cached-embeddings';
 import type { IndexableProduct } from './lexical-index';
+import { ofProducts } from './product-keys';
 import { bigintArray, textArray } from './sql-arrays';
 import { directionText, storedDirection } from '../db/vector';
 
@@ -52,11 +53,11 @@ export async function computeProductVectors(
     const text = embeddingInput(p);
     return { id: p.id, storeId: p.storeId, text, hash: inputHash(text) };
   });
-  const ids = inputs.map((i) => i.id);
+  const keys = inputs.map((i) => ({ storeId: i.storeId, productId: i.id }));
   const current = await queryRows<{ product_id: string | number; input_hash: string }>(
     db,
     sql`SELECT product_id, input_hash FROM product_embeddings
-        WHERE kind = 'text' AND model_id = ${modelId} AND product_id = ANY(${bigintArray(ids)})`,
+        WHERE kind = 'text' AND model_id = ${modelId} AND ${ofProducts(keys)}`,
   );
   const currentHash = new Map(current.map((r) => [Number(r.product_id), r.input_hash]));
   const stale = inputs.filter((i) => currentHash.get(i.id) !== i.hash);

@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../db/client';
+import { createFixtureStore } from '../testing/fixtures/catalogue';
+import { planAvoidingScans } from '../testing/plan';
+import { startTestServer, type TestServer } from '../testing/server';
+import { ofProducts, type ProductKey } from './product-keys';
+
+let t: TestServer;
+const keysOf: ProductKey[][] = [];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  for (const first of [7101, 7201]) {
+    const store = await createFixtureStore(t.database.db, [
+      { id: first, title: 'Brass Hinge', variants: [{ id: first * 10, price: '4.00' }] },
+      { id: first + 1, title: 'Brass Hook', variants: [{ id: first * 10 + 1, price: '2.00' }] },
+    ]);
+    keysOf.push(store.productIds.map((productId) => ({ storeId: store.id, productId })));
+  }
+});
+afterAll(() => t?.close());
+
+async function isCitus(): Promise<boolean> {
+  const [row] = await queryRows<{ n: number }>(
+    t.database.db,
+    sql`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'citus'`,
+  );
+  return row!.n > 0;
+}
+
+describe('ofProducts', () => {
+  it('selects exactly the rows of the products named, in one store or several', async () => {
+    const db = t.database.db;
+    const productsIn = async (keys: ProductKey[]) =>
+      (
+        await queryRows<{ id: string }>(
+          db,
+          sql`SELECT DISTINCT product_id::text AS id FROM search_postings WHERE ${ofProducts(keys)}`,
+        )
+      )
+        .map((r) => Number(r.id))
+        .sort((a, b) => a - b);
+    const ids = (keys: ProductKey[]) => keys.map((k) => k.productId).sort((a, b) => a - b);
+
+    expect(await productsIn([keysOf[0]![0]!])).toEqual(ids([keysOf[0]![0]!]));
+    const several = [keysOf[0]![1]!, ...keysOf[1]!];
+    expect(await productsIn(several)).toEqual(ids(several));
+    expect(await productsIn([])).toEqual([]);
+  });
+
+  it('reads the postings and the embeddings by their key, store first, and one store from its one shard', async () => {
+    const db = t.database.db;
+    const citus = await isCitus();
+    for (const table of ['search_postings', 'product_embeddings']) {
+      const one = await planAvoidingScans(
+        db,
+        sql`SELECT * FROM ${sql.raw(table)} WHERE ${ofProducts(keysOf[0]!)}`,
+      );
+      // What this replaced read the whole index, its condition on product_id alone.
+      expect(one, table).toMatch(/Index Cond: \(+store_id = /);
+      if (citus) expect(one, table).toMatch(/Task Count: 1\b/);
+
+      const several = await planAvoidingScans(
+        db,
+        sql`SELECT * FROM ${sql.raw(table)} WHERE ${ofProducts([...keysOf[0]!, ...keysOf[1]!])}`,
+      );
+      expect(several, table).toMatch(/Index Cond: \(+store_id = ANY/);
+    }
+  });
+});
