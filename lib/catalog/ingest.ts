@@ -98,7 +98,7 @@ export async function ingestPages(
     // Their text is searchable now; images follow in the background (lib/images/queue.ts).
     await queueImages(
       db,
-      items.map((p) => p.id),
+      items.map((p) => ({ storeId: p.storeId, productId: p.id })),
     );
     wakeImageQueues();
     await report(true);
@@ -131,7 +131,13 @@ export async function ingestPages(
       await report(true);
 
       if (upserted.writtenIds.length > 0) {
-        await vectors.add(await indexLexically(db, [...new Set(upserted.writtenIds)]));
+        const written = [...new Set(upserted.writtenIds)];
+        await vectors.add(
+          await indexLexically(
+            db,
+            written.map((productId) => ({ storeId, productId })),
+          ),
+        );
       }
     }
     await vectors.drain();

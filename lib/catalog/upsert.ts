@@ -1,7 +1,8 @@
 import { and, eq, getTableColumns, inArray, sql, type SQL, type Table } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { products, variants } from '../db/schema';
-import { bigintArray, textArray } from '../search/sql-arrays';
+import { ofProducts } from '../search/product-keys';
+import { textArray } from '../search/sql-arrays';
 import type { NormalizedProduct } from './normalize';
 
 export interface UpsertResult {
@@ -147,9 +148,9 @@ export async function upsertProducts(
           ]),
         });
     }
-    // Variants the store no longer lists for these products (two array parameters, however many).
+    // Variants the store no longer lists for these products (array parameters, however many).
     await tx.delete(variants).where(
-      sql`${variants.productId} = ANY(${bigintArray(result.writtenIds)})
+      sql`${ofProducts(result.writtenIds.map((productId) => ({ storeId, productId })))}
           AND ${variants.externalId} <> ALL(${textArray(variantRows.map((v) => v.externalId))})`,
     );
     return result;

@@ -4,7 +4,7 @@ import { env } from '../config/env';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { logger } from '../log/logger';
-import { ofProducts } from '../search/product-keys';
+import { ofProducts, type ProductKey } from '../search/product-keys';
 import { bigintArray, textArray } from '../search/sql-arrays';
 import { imageEmbedder } from './embedder';
 import { indexProductImages } from './indexer';
@@ -23,19 +23,19 @@ const BATCH = 50;
  * Marks the images of products just written as to be (re)embedded now; the image queue takes
  * them. A product without an image leaves the queue at once, and loses any image vector.
  */
-export async function queueImages(db: Db, productIds: number[]): Promise<void> {
-  if (productIds.length === 0) return;
-  const ids = bigintArray(productIds);
+export async function queueImages(db: Db, keys: ProductKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  const ofThese = ofProducts(keys, { idColumn: 'id' });
   await db.execute(
     sql`UPDATE products SET image_due_at = now(), image_attempts = 0, image_error = NULL,
           image_unreachable_host = NULL
-        WHERE id = ANY(${ids}) AND jsonb_array_length(images) > 0`,
+        WHERE ${ofThese} AND jsonb_array_length(images) > 0`,
   );
   const imageless = await queryRows<{ id: string | number; store_id: string }>(
     db,
     sql`UPDATE products SET image_due_at = NULL, image_attempts = 0, image_error = NULL,
           image_unreachable_host = NULL
-        WHERE id = ANY(${ids}) AND jsonb_array_length(images) = 0
+        WHERE ${ofThese} AND jsonb_array_length(images) = 0
         RETURNING id, store_id`,
   );
   if (imageless.length > 0) {

@@ -84,7 +84,7 @@ describe('indexProducts', () => {
     );
     expect(vectors[0]!.n).toBe(3);
 
-    const again = await indexProducts(db, store.productIds);
+    const again = await indexProducts(db, store.productKeys);
     expect(again).toMatchObject({ embedded: 0, reused: 3 });
     expect(await documentFrequencies(db, [common, dropped])).toEqual({ [common]: 3, [dropped]: 1 });
 
@@ -92,7 +92,7 @@ describe('indexProducts', () => {
       .update(products)
       .set({ title: `${added} ${common} 3/4 in.` })
       .where(eq(products.id, store.productIds[1]!));
-    const changed = await indexProducts(db, store.productIds);
+    const changed = await indexProducts(db, store.productKeys);
     expect(changed).toMatchObject({ embedded: 1, reused: 2 });
     // The re-indexed product left its old terms: no store holds the second word any more.
     expect(await documentFrequencies(db, [common, dropped, added])).toEqual({

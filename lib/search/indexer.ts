@@ -6,7 +6,7 @@ import { textEmbedder } from '../embeddings';
 import { reembedStyles } from '../profiles/service';
 import { indexLexical, type IndexableProduct } from './lexical-index';
 import { dropOtherVectorIndexes, ensureVectorIndex } from './vector-index';
-import { bigintArray } from './sql-arrays';
+import { ofProducts, type ProductKey } from './product-keys';
 import { TextVectorPipeline } from './vector-pipeline';
 
 export interface IndexOptions {
@@ -24,7 +24,7 @@ export interface IndexResult {
 /** Lexical work is cheap per product and pays per statement. */
 const LEXICAL_BATCH = 1000;
 
-async function loadProducts(db: Db, ids: number[]): Promise<IndexableProduct[]> {
+async function loadProducts(db: Db, keys: ProductKey[]): Promise<IndexableProduct[]> {
   const rows = await queryRows<{
     id: string | number;
     store_id: string;
@@ -36,7 +36,7 @@ async function loadProducts(db: Db, ids: number[]): Promise<IndexableProduct[]> 
   }>(
     db,
     sql`SELECT id, store_id, title, product_type, vendor, tags, description
-        FROM products WHERE id = ANY(${bigintArray(ids)}) ORDER BY id`,
+        FROM products WHERE ${ofProducts(keys, { idColumn: 'id' })} ORDER BY id`,
   );
   return rows.map((r) => ({
     id: Number(r.id),
@@ -50,8 +50,8 @@ async function loadProducts(db: Db, ids: number[]): Promise<IndexableProduct[]> 
 }
 
 /** The lexical half of indexing: postings and BM25 statistics. Returns the products it read. */
-export async function indexLexically(db: Db, ids: number[]): Promise<IndexableProduct[]> {
-  const items = await loadProducts(db, ids);
+export async function indexLexically(db: Db, keys: ProductKey[]): Promise<IndexableProduct[]> {
+  const items = await loadProducts(db, keys);
   await indexLexical(db, items);
   return items;
 }
@@ -63,17 +63,17 @@ export function ensureTextVectorIndex(db: Db): Promise<void> {
 }
 
 /**
- * Makes products searchable: postings and BM25 statistics, and the text embedding
- * for the active model (cached by input). Call it after every upsert batch; ids that no longer
- * exist are ignored. Safe to call again: unchanged inputs cost no embedding.
+ * Makes products searchable: postings and BM25 statistics, and the text embedding for the active
+ * model (cached by input). Call it after every upsert batch; products that no longer exist are
+ * ignored. Safe to call again: unchanged inputs cost no embedding.
  */
 export async function indexProducts(
   db: Db,
-  productIds: number[],
+  keys: ProductKey[],
   opts: IndexOptions = {},
 ): Promise<IndexResult> {
-  const ids = [...new Set(productIds)];
-  const total = ids.length;
+  const unique = [...new Map(keys.map((k) => [k.productId, k])).values()];
+  const total = unique.length;
   const result: IndexResult = { embedded: 0, reused: 0 };
   let done = 0;
   const vectors = new TextVectorPipeline(db, (batch) => {
@@ -83,8 +83,8 @@ export async function indexProducts(
     opts.onProgress?.(done, total);
   });
   try {
-    for (let start = 0; start < ids.length; start += LEXICAL_BATCH) {
-      await vectors.add(await indexLexically(db, ids.slice(start, start + LEXICAL_BATCH)));
+    for (let start = 0; start < unique.length; start += LEXICAL_BATCH) {
+      await vectors.add(await indexLexically(db, unique.slice(start, start + LEXICAL_BATCH)));
     }
     await vectors.drain();
   } finally {
@@ -112,13 +112,13 @@ export async function reindexAll(
     sql`DELETE FROM product_embeddings WHERE kind = 'text' AND model_id <> ${provider.modelId}`,
   );
   await dropOtherVectorIndexes(db, 'text', provider.modelId);
-  const rows = await queryRows<{ id: string | number }>(
+  const rows = await queryRows<{ id: string | number; store_id: string }>(
     db,
-    sql`SELECT id FROM products ORDER BY id`,
+    sql`SELECT id, store_id FROM products ORDER BY id`,
   );
   const result = await indexProducts(
     db,
-    rows.map((r) => Number(r.id)),
+    rows.map((r) => ({ storeId: r.store_id, productId: Number(r.id) })),
     opts,
   );
   // Every product's postings and vector were written anew.

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
-import { planAvoidingScans } from '../testing/plan';
+import { explainPlan, planAvoidingScans } from '../testing/plan';
 import { startTestServer, type TestServer } from '../testing/server';
 import { ofProducts, type ProductKey } from './product-keys';
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
       { id: first, title: 'Brass Hinge', variants: [{ id: first * 10, price: '4.00' }] },
       { id: first + 1, title: 'Brass Hook', variants: [{ id: first * 10 + 1, price: '2.00' }] },
     ]);
-    keysOf.push(store.productIds.map((productId) => ({ storeId: store.id, productId })));
+    keysOf.push(store.productKeys);
   }
 });
 afterAll(() => t?.close());
@@ -36,7 +36,8 @@ describe('ofProducts', () => {
       (
         await queryRows<{ id: string }>(
           db,
-          sql`SELECT DISTINCT product_id::text AS id FROM search_postings WHERE ${ofProducts(keys)}`,
+          sql`SELECT DISTINCT product_id::text AS id FROM search_postings
+              WHERE ${ofProducts(keys)}`,
         )
       )
         .map((r) => Number(r.id))
@@ -49,7 +50,7 @@ describe('ofProducts', () => {
     expect(await productsIn([])).toEqual([]);
   });
 
-  it('reads the postings and the embeddings by their key, store first, and one store from its one shard', async () => {
+  it('reads postings and embeddings by their store-first key, one store on one shard', async () => {
     const db = t.database.db;
     const citus = await isCitus();
     for (const table of ['search_postings', 'product_embeddings']) {
@@ -66,6 +67,23 @@ describe('ofProducts', () => {
         sql`SELECT * FROM ${sql.raw(table)} WHERE ${ofProducts([...keysOf[0]!, ...keysOf[1]!])}`,
       );
       expect(several, table).toMatch(/Index Cond: \(+store_id = ANY/);
+    }
+  });
+
+  it("reads and writes one store's products and variants on one Citus shard", async (ctx) => {
+    if (!(await isCitus())) ctx.skip();
+    const db = t.database.db;
+    const keys = keysOf[0]!;
+    const statements = {
+      "a sync's read of products to index": sql`SELECT * FROM products
+        WHERE ${ofProducts(keys, { idColumn: 'id' })}`,
+      "the image queue's marking": sql`UPDATE products SET image_due_at = now()
+        WHERE ${ofProducts(keys, { idColumn: 'id' })}`,
+      'the removal of variants a store no longer lists': sql`DELETE FROM variants
+        WHERE ${ofProducts(keys)} AND external_id <> ALL('{}'::text[])`,
+    };
+    for (const [name, statement] of Object.entries(statements)) {
+      expect(await explainPlan(db, statement), name).toMatch(/Task Count: 1\b/);
     }
   });
 });

@@ -8,11 +8,11 @@ export interface ProductKey {
 }
 
 /**
- * These products' rows in a table keyed by store first: (store_id, product_id) in the postings
- * and the embeddings, (store_id, id) in products. A filter on the product alone scanned the whole of such an index, 60 to 90 ms a
- * statement at 55,000 products on a server, four statements in every sync. One store is named
- * with `=`, which Citus routes to the store's one shard (it prunes by constants); several by
- * `= ANY`, which every engine reads as index probes.
+ * These products' rows in a catalogue table, named by store and id: every such table is keyed by
+ * store first and distributed by store on Citus. A filter on the product alone read the whole of
+ * the postings' and embeddings' keys, 60 to 90 ms a statement at 55,000 products on a server, four
+ * statements in every sync, and on Citus sent a one-store sync's statements to every shard. One
+ * store is named with `=`, a constant Citus routes to the store's one shard.
  */
 export function ofProducts(
   keys: readonly ProductKey[],

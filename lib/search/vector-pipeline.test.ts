@@ -39,7 +39,7 @@ async function freshProducts(count: number): Promise<IndexableProduct[]> {
       .set({ title: `${madeUpWord()} ${madeUpWord()} lamp` })
       .where(eq(products.id, id));
   }
-  return indexLexically(db, store.productIds);
+  return indexLexically(db, store.productKeys);
 }
 
 const hashesOf = (items: IndexableProduct[]) => items.map((p) => inputHash(embeddingInput(p)));
