@@ -131,13 +131,11 @@ export async function ingestPages(
       await report(true);
 
       if (upserted.writtenIds.length > 0) {
-        const written = [...new Set(upserted.writtenIds)];
-        await vectors.add(
-          await indexLexically(
-            db,
-            written.map((productId) => ({ storeId, productId })),
-          ),
-        );
+        const written = [...new Set(upserted.writtenIds)].map((productId) => ({
+          storeId,
+          productId,
+        }));
+        await vectors.add(await indexLexically(db, written));
       }
     }
     await vectors.drain();

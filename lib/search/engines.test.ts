@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
-import { explainPlan } from '../testing/plan';
+import { explainPlan, isCitus } from '../testing/plan';
 import { startTestServer, type TestServer } from '../testing/server';
 import { resolveQueryTerms } from './query-terms';
 import { productRowsQuery } from './product-results';
@@ -90,17 +90,9 @@ describe('one ranking on every engine', () => {
   });
 });
 
-async function isCitus(): Promise<boolean> {
-  const rows = await queryRows<{ n: number }>(
-    t.database.db,
-    sql`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'citus'`,
-  );
-  return rows[0]!.n > 0;
-}
-
 describe('Citus layout', () => {
   it('distributes the catalogue by store, co-located, and routes a one-store search and its rows to one shard', async (ctx) => {
-    if (!(await isCitus())) ctx.skip();
+    if (!(await isCitus(t.database.db))) ctx.skip();
     const db = t.database.db;
     const layout = await queryRows<{
       table_name: string;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
-import { explainPlan, planAvoidingScans } from '../testing/plan';
+import { explainPlan, isCitus, planAvoidingScans } from '../testing/plan';
 import { startTestServer, type TestServer } from '../testing/server';
 import { ofProducts, type ProductKey } from './product-keys';
 
@@ -20,14 +20,6 @@ beforeAll(async () => {
   }
 });
 afterAll(() => t?.close());
-
-async function isCitus(): Promise<boolean> {
-  const [row] = await queryRows<{ n: number }>(
-    t.database.db,
-    sql`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'citus'`,
-  );
-  return row!.n > 0;
-}
 
 describe('ofProducts', () => {
   it('selects exactly the rows of the products named, in one store or several', async () => {
@@ -52,7 +44,7 @@ describe('ofProducts', () => {
 
   it('reads postings and embeddings by their store-first key, one store on one shard', async () => {
     const db = t.database.db;
-    const citus = await isCitus();
+    const citus = await isCitus(t.database.db);
     for (const table of ['search_postings', 'product_embeddings']) {
       const one = await planAvoidingScans(
         db,
@@ -71,7 +63,7 @@ describe('ofProducts', () => {
   });
 
   it("reads and writes one store's products and variants on one Citus shard", async (ctx) => {
-    if (!(await isCitus())) ctx.skip();
+    if (!(await isCitus(t.database.db))) ctx.skip();
     const db = t.database.db;
     const keys = keysOf[0]!;
     const statements = {

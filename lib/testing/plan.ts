@@ -20,3 +20,12 @@ export async function planAvoidingScans(db: Db, statement: SQL): Promise<string>
     return explainPlan(tx, statement);
   });
 }
+
+/** Whether the database is a Citus coordinator, whose plans name tasks and shards. */
+export async function isCitus(db: Db): Promise<boolean> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'citus'`,
+  );
+  return row!.n > 0;
+}
