@@ -32,11 +32,11 @@ async function statisticsStale(db: Db, changed: number): Promise<boolean> {
  * only for pages the visibility map marks all visible: PGlite runs no autovacuum, so without the
  * VACUUM every read fetched each posting's table row as well (41 ms against 1.3 ms for a term
  * with 1,600 postings). VACUUM visits only the pages changed since the last one. Without an
- * ANALYZE a freshly ingested catalogue looks empty to the planner, which then picks plans that scan whole tables
- * per candidate. ANALYZE samples up to 30,000 rows of each table whatever its size: at 55,000
- * products it took PGlite 2.3 to 3.3 s, during which an embedded database answers no search, and
- * it was most of each small store's sync. So it runs only when autovacuum's rule says so (above);
- * on a server autovacuum applies the same rule in the background.
+ * ANALYZE a freshly ingested catalogue looks empty to the planner, which then picks plans that
+ * scan whole tables per candidate. ANALYZE samples up to 30,000 rows of each table whatever its
+ * size: at 55,000 products it took PGlite 2.3 to 3.3 s, during which an embedded database answers
+ * no search, and it was most of each small store's sync. So it runs only when autovacuum's rule
+ * says so (above); on a server autovacuum applies the same rule in the background.
  */
 export async function maintainSearchTables(db: Db, changed: number): Promise<void> {
   await db.execute(sql`VACUUM search_postings`);
