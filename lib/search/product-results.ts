@@ -3,7 +3,7 @@ import type { SearchProduct } from '../contract/search';
 import type { ShippingRecord } from '../contract/shipping';
 import type { Caller } from '../auth/keys';
 import type { Db } from '../db/client';
-import { queryRows } from '../db/client';
+import { queryPrepared } from '../db/prepared';
 import { ApiError } from '../errors';
 import { attachedShipping, findProfile } from '../profiles/service';
 import { checkoutUrl, checkoutUrlWithShipping } from './checkout';
@@ -97,7 +97,7 @@ export function productRowsQuery(keys: ProductKey[], filters: CandidateFilters =
 
 /** The products with the variants that pass the filters (all of them without filters), by row id. */
 export async function loadProducts(db: Db, keys: ProductKey[], filters: CandidateFilters = {}) {
-  const rows = await queryRows<ProductRow>(db, productRowsQuery(keys, filters));
+  const rows = await queryPrepared<ProductRow>(db, productRowsQuery(keys, filters));
   return new Map(rows.map((r) => [Number(r.id), r]));
 }
 

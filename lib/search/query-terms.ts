@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
+import { queryPrepared } from '../db/prepared';
 import { FOOT_MARK, queryTerms, stem } from './analyzer';
 import { idf } from './bm25';
 import { textArray } from './sql-arrays';
@@ -69,7 +70,7 @@ interface Statistics {
 
 /** N and the total length over every store, and the df, floor and version of the terms. */
 async function readStatistics(db: Db, terms: string[]): Promise<Statistics> {
-  const [row] = await queryRows<{ doc_count: number; total_len: number; dfs: unknown }>(
+  const [row] = await queryPrepared<{ doc_count: number; total_len: number; dfs: unknown }>(
     db,
     sql`SELECT (SELECT doc_count FROM search_corpus_stats) AS doc_count,
                (SELECT total_len FROM search_corpus_stats) AS total_len,

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { queryRows } from '../db/client';
+import { queryPrepared } from '../db/prepared';
 import { documentScore } from './bm25';
 import { pickLexicalCandidates, type PickedCandidates } from './cached-lexical-candidates';
 import type { LexicalQuery, QueryTerm } from './query-terms';
@@ -72,6 +72,16 @@ export interface Candidate {
   styleCosine: number | null;
 }
 
+/**
+ * A row count written into the statement rather than bound: the statement is prepared
+ * (queryPrepared), and a generic plan knows a bound LIMIT only as a guess (a tenth of the rows),
+ * for which it planned the neighbours' join as a scan of every product. The counts take a few
+ * values, so the statement's texts stay few.
+ */
+function limit(count: number): SQL {
+  return sql.raw(String(Math.max(0, Math.trunc(count))));
+}
+
 function inScope(scope: SearchScope, alias: string): SQL {
   const column = sql.raw(`${alias}.store_id`);
   if ('storeId' in scope) return sql`${column} = ${scope.storeId}`;
@@ -117,7 +127,7 @@ function termRead(req: RetrievalRequest, term: QueryTerm): SQL {
       WHERE sp.term = ${term.term} AND ${inScope(req.scope, 'sp')}`;
   if ('storeId' in req.scope) {
     return sql`(${read}
-      ORDER BY sp.impact DESC NULLS LAST, sp.product_id LIMIT ${TERM_POSTINGS_READ})`;
+      ORDER BY sp.impact DESC NULLS LAST, sp.product_id LIMIT ${limit(TERM_POSTINGS_READ)})`;
   }
   return sql`(${read} AND ${aboveFloor(term.floor, 'sp')})`;
 }
@@ -142,7 +152,7 @@ function lexicalCandidates(req: RetrievalRequest, lex: LexicalQuery): SQL {
       ${filter ? sql`WHERE ${filter}` : sql``}
       ORDER BY ${lexicalSimilaritySql(sql.raw('g.bm25'), sql.raw('g.matched'), lex.idfTotal)} DESC,
                g.store_id COLLATE "C", g.product_id
-      LIMIT ${req.lexicalCandidates})`;
+      LIMIT ${limit(req.lexicalCandidates)})`;
 }
 
 /**
@@ -175,7 +185,7 @@ function nearest(req: RetrievalRequest, name: string, kind: 'text' | 'image', q?
     SELECT pe.store_id, pe.product_id, 1 - (${distance}) AS cos
     FROM ${rows} ${exact ? sql`` : sql`WHERE ${where}`}
     ORDER BY ${distance}
-    LIMIT ${req.vectorCandidates})`;
+    LIMIT ${limit(req.vectorCandidates)})`;
 }
 
 /**
@@ -424,8 +434,8 @@ export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise
   const [packed] =
     req.text || req.image
       ? await withSearchSettings(db, (session) =>
-          queryRows<{ rows: string | null }>(session, query),
+          queryPrepared<{ rows: string | null }>(session, query),
         )
-      : await queryRows<{ rows: string | null }>(db, query);
+      : await queryPrepared<{ rows: string | null }>(db, query);
   return scoreCandidates(unpackRows(packed?.rows), lexical, cached?.lists);
 }

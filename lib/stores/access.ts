@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, ne, notExists, notInArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { queryPrepared } from '../db/prepared';
 import { products, storeAllowedDevelopers, stores } from '../db/schema';
 import type { VisibleStore } from '../contract/stores';
 import { ApiError } from '../errors';
@@ -54,7 +55,8 @@ export function closedStoresQuery(db: Db, developerId: string) {
  * every store excludes these, so its filter stays as short as the list of closed stores.
  */
 export async function closedStoreIds(db: Db, developerId: string): Promise<string[]> {
-  const rows = await closedStoresQuery(db, developerId);
+  // Prepared: every search of all stores reads it first.
+  const rows = await queryPrepared<{ id: string }>(db, closedStoresQuery(db, developerId).getSQL());
   return rows.map((r) => r.id);
 }
 
