@@ -13,7 +13,8 @@ import { queryRows, type Db } from './client';
 const MAX_PREPARED_TEXTS = 200;
 
 const dialect = new PgDialect();
-const preparedTexts = new Set<string>();
+/** Each prepared text's statement name, the hash of the text. */
+const preparedNames = new Map<string, string>();
 const preparedOnPglite = new WeakMap<PGlite, Set<string>>();
 
 type Param = string | number | boolean | null;
@@ -60,6 +61,16 @@ async function executeOnPglite<T>(
   }
 }
 
+/** The text's statement name; none past MAX_PREPARED_TEXTS. */
+function nameOf(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MAX_PREPARED_TEXTS) {
+    name = `prepared_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
 /**
  * Runs a statement as a prepared statement of the connection it lands on: the server parses it
  * once per connection and, after a few runs, may keep one generic plan for it instead of
@@ -72,15 +83,11 @@ async function executeOnPglite<T>(
 export async function queryPrepared<T>(db: Db, query: SQL): Promise<T[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
   const client = (db as { $client?: unknown }).$client;
-  const known = preparedTexts.has(text) || preparedTexts.size < MAX_PREPARED_TEXTS;
   const plain =
     params.every(isPlainParam) &&
     !params.some((p) => typeof p === 'string' && p.includes('\u0000'));
-  if (!known || !plain || !(client instanceof pg.Pool || client instanceof PGlite)) {
-    return queryRows<T>(db, query);
-  }
-  preparedTexts.add(text);
-  const name = `prepared_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+  const name = plain && (client instanceof pg.Pool || client instanceof PGlite) && nameOf(text);
+  if (!name) return queryRows<T>(db, query);
   if (client instanceof pg.Pool) {
     try {
       return (await client.query({ name, text, values: params })).rows as T[];
