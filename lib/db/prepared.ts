@@ -19,8 +19,12 @@ const preparedOnPglite = new WeakMap<PGlite, Set<string>>();
 
 type Param = string | number | boolean | null;
 
+/** A value an EXECUTE literal carries exactly: a string holding NUL cannot be one. */
 const isPlainParam = (value: unknown): value is Param =>
-  value === null || ['string', 'number', 'boolean'].includes(typeof value);
+  value === null ||
+  typeof value === 'number' ||
+  typeof value === 'boolean' ||
+  (typeof value === 'string' && !value.includes('\u0000'));
 
 const DUPLICATE_PREPARED = '42P05';
 const UNDEFINED_PREPARED = '26000';
@@ -83,9 +87,7 @@ function nameOf(text: string): string | undefined {
 export async function queryPrepared<T>(db: Db, query: SQL): Promise<T[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
   const client = (db as { $client?: unknown }).$client;
-  const plain =
-    params.every(isPlainParam) &&
-    !params.some((p) => typeof p === 'string' && p.includes('\u0000'));
+  const plain = params.every(isPlainParam);
   const name = plain && (client instanceof pg.Pool || client instanceof PGlite) && nameOf(text);
   if (!name) return queryRows<T>(db, query);
   if (client instanceof pg.Pool) {
