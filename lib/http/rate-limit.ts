@@ -1,11 +1,16 @@
 import type { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  RateLimiterDrizzle,
+  RateLimiterMemory,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { authenticate, hashKey, type Caller, type Plan } from '../auth/keys';
 import { credentialFromHeader } from '../auth/secrets';
 import { readSettings } from '../config/settings';
-import { getDatabase, type Db } from '../db/client';
+import { getDatabase, type Database, type Db } from '../db/client';
 import { rateLimits } from '../db/schema';
 import type { ApiEnv } from './env';
 
@@ -14,7 +19,8 @@ import type { ApiEnv } from './env';
  * (rate-limiter-flexible's Drizzle store: one atomic upsert per request) so that every replica
  * on the database shares one count. Once a key is over its limit, this process answers its
  * requests from memory until the window ends, so a flood costs no database round trip; when
- * the database cannot count, each process counts alone in memory.
+ * the database cannot count, each process counts alone in memory. Embedded PGlite counts in the
+ * memory of its one process (limiterFor).
  */
 
 const schema = z.object({
@@ -61,9 +67,17 @@ class CallerCache {
   }
 }
 
-function limiterFor(db: Db, points: number, duration: number): RateLimiterDrizzle {
+/**
+ * The counter of keys with this limit and window. Embedded PGlite has no replica to share a count
+ * with (one process holds its directory), and there the upsert was a write-ahead-log write and a
+ * sixth of every search's statements.
+ */
+function limiterFor(database: Database, points: number, duration: number): RateLimiterAbstract {
+  if (database.kind === 'pglite') {
+    return new RateLimiterMemory({ keyPrefix: 'api', points, duration });
+  }
   return new RateLimiterDrizzle({
-    storeClient: db,
+    storeClient: database.db,
     schema: rateLimits,
     keyPrefix: 'api',
     points,
@@ -82,22 +96,28 @@ function setLimitHeaders(c: Context, limit: number, res: RateLimiterRes): void {
 const MCP_PATH = '/api/mcp';
 
 /**
+ * Each database's counters by limit and window, shared by every instance of the API in the
+ * process: counted in memory (PGlite), two instances must see one count, as replicas counting in
+ * a server's table do.
+ */
+const limiters = new WeakMap<Db, Map<string, RateLimiterAbstract>>();
+
+/**
  * The Hono middleware. Requests without a valid developer key pass through uncounted: the
  * operation answers them 401, and operator routes have their own token.
  */
 export function rateLimit(): MiddlewareHandler<ApiEnv> {
   const settings = rateLimitSettings();
   const callers = new CallerCache();
-  const limiters = new WeakMap<Db, Map<Plan, RateLimiterDrizzle>>();
 
-  function limiter(db: Db, plan: Plan): RateLimiterDrizzle {
-    let byPlan = limiters.get(db);
-    if (!byPlan) limiters.set(db, (byPlan = new Map<Plan, RateLimiterDrizzle>()));
-    let found = byPlan.get(plan);
-    if (!found) {
-      found = limiterFor(db, planLimit(settings, plan), settings.RATE_LIMIT_WINDOW_SECONDS);
-      byPlan.set(plan, found);
-    }
+  function limiter(database: Database, plan: Plan): RateLimiterAbstract {
+    const points = planLimit(settings, plan);
+    const duration = settings.RATE_LIMIT_WINDOW_SECONDS;
+    let ofDb = limiters.get(database.db);
+    if (!ofDb) limiters.set(database.db, (ofDb = new Map<string, RateLimiterAbstract>()));
+    const key = `${points}/${duration}`;
+    let found = ofDb.get(key);
+    if (!found) ofDb.set(key, (found = limiterFor(database, points, duration)));
     return found;
   }
 
@@ -107,13 +127,13 @@ export function rateLimit(): MiddlewareHandler<ApiEnv> {
     if (c.req.path === MCP_PATH) return next();
     const key = credentialFromHeader(c.req.header('authorization'))?.token;
     if (!key) return next();
-    const { db } = await getDatabase();
-    const caller = await callers.get(db, key);
+    const database = await getDatabase();
+    const caller = await callers.get(database.db, key);
     if (!caller) return next();
     const limit = planLimit(settings, caller.plan);
     let counted: RateLimiterRes;
     try {
-      counted = await limiter(db, caller.plan).consume(caller.keyPrefix);
+      counted = await limiter(database, caller.plan).consume(caller.keyPrefix);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(Math.ceil(rejection.msBeforeNext / 1000), 1);

@@ -93,7 +93,8 @@ describe('per-key rate limits', () => {
     const dev = await t.newDeveloper('free');
     for (let i = 0; i < 5; i++) expect((await list(dev.key)).status).toBe(200);
     for (let i = 0; i < 20; i++) expect((await list(dev.key)).status).toBe(429);
-    expect(await storedCount(dev.key)).toBe(5);
+    // Embedded PGlite, the one process on its database, counts in memory and writes no row.
+    expect(await storedCount(dev.key)).toBe(t.database.kind === 'pglite' ? undefined : 5);
   });
 
   it('shares one count between two instances of the API on one database', async () => {
@@ -135,6 +136,7 @@ describe('per-key rate limits', () => {
     });
     expect(res.status).toBe(200);
     expect((await res.json()).result.isError).toBeFalsy();
-    expect(await storedCount(free.key)).toBe(1);
+    // The free plan's 5: the tool's call counted 1, this request 1.
+    expect(limitHeaders((await list(free.key)).headers)).toEqual([5, 3]);
   });
 });
