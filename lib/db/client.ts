@@ -53,6 +53,14 @@ function redact(url: string): string {
  * a test run whose teardown closes PGlite) into a success. Fixed upstream in PGlite 0.5.5
  * (electric-sql/pglite#1059).
  */
+/**
+ * Whether the handle runs statements on PGlite in this process (not on a server, nor on another
+ * process's PGlite over its socket).
+ */
+export function isEmbedded(db: Db): boolean {
+  return (db as { $client?: unknown }).$client instanceof PGlite;
+}
+
 export async function closePglite(client: PGlite): Promise<void> {
   const exitCode = process.exitCode;
   try {

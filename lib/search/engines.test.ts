@@ -5,7 +5,8 @@ import { explainPlan, isCitus } from '../testing/plan';
 import { startTestServer, type TestServer } from '../testing/server';
 import { resolveQueryTerms } from './query-terms';
 import { productRowsQuery } from './product-results';
-import { retrievalQuery } from './retrieve';
+import { textEmbedder } from '../embeddings';
+import { retrievalQuery, type QueryVectorForm } from './retrieve';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
 import type { FixtureProduct } from '../testing/fixtures/admin-product';
 
@@ -88,6 +89,40 @@ describe('one ranking on every engine', () => {
       '5102',
     ]);
   });
+
+  it('finds the same candidates whether the statement shares its query vector or repeats it at each use', async () => {
+    const db = t.database.db;
+    const words = 'zorbik quellan lumtrax';
+    const provider = textEmbedder();
+    const [vector] = await provider.embedTexts([words]);
+    const rows = async (vectors: QueryVectorForm) => {
+      const [row] = await queryRows<{ rows: string }>(
+        db,
+        retrievalQuery(
+          {
+            // Sized past the exact scan's bound, so that the neighbours come from the HNSW walk.
+            scope: { storeId: stores[0]!.id, storeDocs: 1_000_000 },
+            lexical: await resolveQueryTerms(db, words),
+            text: { modelId: provider.modelId, dimensions: provider.dimensions, vector: vector! },
+            style: vector,
+            lexicalCandidates: 100,
+            vectorCandidates: 4,
+          },
+          { vectors },
+        ),
+      );
+      return (JSON.parse(row!.rows) as unknown[][]).map((r) => JSON.stringify(r)).sort();
+    };
+    const shared = await rows('shared');
+    expect(await rows('inline')).toEqual(shared);
+    // Every product of the store (the one no word matches from the walk), each with its cosines.
+    const candidates = shared.map((r) => JSON.parse(r) as unknown[]).filter((r) => r[0] === 0);
+    const byId = (a: unknown, b: unknown) => Number(a) - Number(b);
+    expect(candidates.map((r) => r[2]).sort(byId)).toEqual([...stores[0]!.productIds].sort(byId));
+    for (const r of candidates) {
+      expect([r[8], r[10]]).toEqual([expect.any(Number), expect.any(Number)]);
+    }
+  });
 });
 
 describe('Citus layout', () => {
@@ -129,6 +164,28 @@ describe('Citus layout', () => {
     const all = await plan({ excludeStoreIds: [] });
     const shards = Math.max(...[...all.matchAll(/Task Count: (\d+)/g)].map((m) => Number(m[1])));
     expect(shards).toBeGreaterThan(1);
+
+    // A query vector shared through a CTE costs a distributed step of its own; inline, none.
+    const provider = textEmbedder();
+    const text = {
+      modelId: provider.modelId,
+      dimensions: provider.dimensions,
+      vector: Array.from({ length: provider.dimensions }, (_, i) => Math.sin(i + 1)),
+    };
+    const subplans = async (vectors: QueryVectorForm) => {
+      const req = {
+        scope: { excludeStoreIds: [] },
+        lexical,
+        text,
+        lexicalCandidates: 100,
+        vectorCandidates: 25,
+      };
+      const found = (await explainPlan(db, retrievalQuery(req, { vectors }))).match(
+        /Distributed Subplan/g,
+      );
+      return found?.length ?? 0;
+    };
+    expect(await subplans('inline')).toBe((await subplans('shared')) - 1);
 
     // The rows of results from one store are read from its shard alone.
     const rows = await explainPlan(

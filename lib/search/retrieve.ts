@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { isEmbedded, type Db } from '../db/client';
 import { queryPrepared } from '../db/prepared';
 import { documentScore } from './bm25';
 import { pickLexicalCandidates, type PickedCandidates } from './cached-lexical-candidates';
@@ -156,23 +156,39 @@ function lexicalCandidates(req: RetrievalRequest, lex: LexicalQuery): SQL {
 }
 
 /**
- * A query vector as a one-row CTE, which every use reads: pgvector parses a vector's text with
- * the C library's strtof, slow in PGlite's WebAssembly (cosineQueryParam), and the parameter
- * would be parsed again wherever it appears. PostgreSQL walks the HNSW index for an ORDER BY
- * against a scalar subquery as it does for a parameter.
+ * How the statement carries its query vectors:
+ * - `shared` (embedded PGlite): each as a one-row CTE that every use reads. pgvector parses a
+ *   vector's text with the C library's strtof, slow in PGlite's WebAssembly (cosineQueryParam),
+ *   and a parameter would be parsed again wherever it appears. PostgreSQL walks the HNSW index for
+ *   an ORDER BY against a scalar subquery as it does for a parameter.
+ * - `inline` (a server): a parameter at each use. Citus runs a CTE as a distributed step of its
+ *   own, an intermediate result sent to every worker before the search: 2 to 4 ms of an
+ *   all-stores search. A server parses the vector in microseconds.
  */
+export type QueryVectorForm = 'shared' | 'inline';
+
 function queryVector(name: string, q: VectorQuery, vector: number[]): SQL {
   return sql`${sql.raw(name)} AS MATERIALIZED (SELECT ${cosineQueryParam(vector, q.dimensions)} AS v)`;
 }
 
-/** The vector's nearest neighbours in scope (CTE `name`), and its CTE `${name}_q`. */
-function nearest(req: RetrievalRequest, name: string, kind: 'text' | 'image', q?: VectorQuery) {
+/** The vector's nearest neighbours in scope (CTE `name`), preceded by its CTE `${name}_q` when shared. */
+function nearest(
+  req: RetrievalRequest,
+  form: QueryVectorForm,
+  name: string,
+  kind: 'text' | 'image',
+  q?: VectorQuery,
+) {
   if (!q) {
     return sql`${sql.raw(name)} AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id,
       NULL::float8 AS cos WHERE false)`;
   }
   const filter = variantFilter(req, 'pe');
-  const distance = sql`${typedEmbedding(q.dimensions)} <=> (SELECT v FROM ${sql.raw(`${name}_q`)})`;
+  const against =
+    form === 'inline'
+      ? cosineQueryParam(q.vector, q.dimensions)
+      : sql`(SELECT v FROM ${sql.raw(`${name}_q`)})`;
+  const distance = sql`${typedEmbedding(q.dimensions)} <=> ${against}`;
   const where = sql`${indexPredicate(kind, q.modelId)} AND ${inScope(req.scope, 'pe')}
     ${filter ? sql`AND ${filter}` : sql``}`;
   // A small store is scanned whole (exact); OFFSET 0 keeps the planner from the HNSW index.
@@ -180,7 +196,7 @@ function nearest(req: RetrievalRequest, name: string, kind: 'text' | 'image', q?
   const rows = exact
     ? sql`(SELECT * FROM product_embeddings pe WHERE ${where} OFFSET 0) pe`
     : sql`product_embeddings pe`;
-  return sql`${queryVector(`${name}_q`, q, q.vector)},
+  return sql`${form === 'shared' ? sql`${queryVector(`${name}_q`, q, q.vector)},` : sql``}
     ${sql.raw(name)} AS (
     SELECT pe.store_id, pe.product_id, 1 - (${distance}) AS cos
     FROM ${rows} ${exact ? sql`` : sql`WHERE ${where}`}
@@ -190,11 +206,12 @@ function nearest(req: RetrievalRequest, name: string, kind: 'text' | 'image', q?
 
 /**
  * One candidate's cosine against a vector: the query's own (`vectorCte`, nearest's CTE of it) or
- * another one (its own CTE). The join is by primary key and carries the store, so that on Citus
- * it stays inside each shard.
+ * another one (its own CTE), or the vector itself when inline. The join is by primary key and
+ * carries the store, so that on Citus it stays inside each shard.
  */
 function similarity(
   req: RetrievalRequest,
+  form: QueryVectorForm,
   alias: string,
   kind: 'text' | 'image',
   q: VectorQuery | undefined,
@@ -204,10 +221,12 @@ function similarity(
   if (!q || !vector) return { cte: sql``, value: sql`NULL::float8`, join: sql`` };
   const a = sql.raw(alias);
   const qv = sql.raw(vectorCte ?? `${alias}_q`);
+  const inline = form === 'inline';
+  const against = inline ? cosineQueryParam(vector, q.dimensions) : sql`${qv}.v`;
   return {
-    cte: vectorCte ? sql`` : sql`, ${queryVector(`${alias}_q`, q, vector)}`,
-    value: sql`1 - (${typedEmbedding(q.dimensions, alias)} <=> ${qv}.v)`,
-    join: sql`CROSS JOIN ${qv}
+    cte: inline || vectorCte ? sql`` : sql`, ${queryVector(`${alias}_q`, q, vector)}`,
+    value: sql`1 - (${typedEmbedding(q.dimensions, alias)} <=> ${against})`,
+    join: sql`${inline ? sql`` : sql`CROSS JOIN ${qv}`}
       LEFT JOIN product_embeddings ${a}
         ON ${a}.store_id = p.store_id AND ${a}.product_id = p.id
        AND ${indexPredicate(kind, q.modelId, alias)} AND ${inScope(req.scope, alias)}`,
@@ -230,12 +249,15 @@ function similarity(
  * taken from cached postings (cachedCandidates) rather than read here; the postings of the terms
  * whose whole list the cache holds are then taken from it too, and only the others read here.
  */
-export function retrievalQuery(req: RetrievalRequest, cached?: CachedLexical): SQL {
+export function retrievalQuery(
+  req: RetrievalRequest,
+  { cached, vectors = 'shared' }: { cached?: CachedLexical; vectors?: QueryVectorForm } = {},
+): SQL {
   const lex = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
   const text = req.text;
-  const textSim = similarity(req, 'te', 'text', text, text?.vector, 'vec_q');
-  const imageSim = similarity(req, 'ie', 'image', req.image, req.image?.vector, 'img_q');
-  const styleSim = similarity(req, 'se', 'text', text, req.style);
+  const textSim = similarity(req, vectors, 'te', 'text', text, text?.vector, 'vec_q');
+  const imageSim = similarity(req, vectors, 'ie', 'image', req.image, req.image?.vector, 'img_q');
+  const styleSim = similarity(req, vectors, 'se', 'text', text, req.style);
   const postingTerms = (lex?.terms ?? []).filter((_, i) => !cached?.lists[i]!.complete);
   const picked = cached?.picked;
   const lexical = picked
@@ -257,8 +279,8 @@ export function retrievalQuery(req: RetrievalRequest, cached?: CachedLexical): S
 
   return sql`
     WITH ${lexical},
-    ${nearest(req, 'vec', 'text', text)},
-    ${nearest(req, 'img', 'image', req.image)},
+    ${nearest(req, vectors, 'vec', 'text', text)},
+    ${nearest(req, vectors, 'img', 'image', req.image)},
     c AS (SELECT store_id, product_id FROM lex UNION SELECT store_id, product_id FROM vec
           UNION SELECT store_id, product_id FROM img)
     ${textSim.cte} ${imageSim.cte} ${styleSim.cte},
@@ -430,7 +452,7 @@ async function cachedCandidates(
 export async function retrieveCandidates(db: Db, req: RetrievalRequest): Promise<Candidate[]> {
   const lexical = req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
   const cached = await cachedCandidates(db, req, lexical);
-  const query = retrievalQuery(req, cached);
+  const query = retrievalQuery(req, { cached, vectors: isEmbedded(db) ? 'shared' : 'inline' });
   const [packed] =
     req.text || req.image
       ? await withSearchSettings(db, (session) =>
