@@ -48,12 +48,6 @@ function redact(url: string): string {
 }
 
 /**
- * Closes a PGlite without touching the process's exit code. PGlite 0.4's close() runs
- * Emscripten's exit, which sets process.exitCode = 0 and so turned a failed run (a CLI command,
- * a test run whose teardown closes PGlite) into a success. Fixed upstream in PGlite 0.5.5
- * (electric-sql/pglite#1059).
- */
-/**
  * Whether the handle runs statements on PGlite in this process (not on a server, nor on another
  * process's PGlite over its socket).
  */
@@ -61,6 +55,12 @@ export function isEmbedded(db: Db): boolean {
   return (db as { $client?: unknown }).$client instanceof PGlite;
 }
 
+/**
+ * Closes a PGlite without touching the process's exit code. PGlite 0.4's close() runs
+ * Emscripten's exit, which sets process.exitCode = 0 and so turned a failed run (a CLI command,
+ * a test run whose teardown closes PGlite) into a success. Fixed upstream in PGlite 0.5.5
+ * (electric-sql/pglite#1059).
+ */
 export async function closePglite(client: PGlite): Promise<void> {
   const exitCode = process.exitCode;
   try {

@@ -171,7 +171,7 @@ function queryVector(name: string, q: VectorQuery, vector: number[]): SQL {
   return sql`${sql.raw(name)} AS MATERIALIZED (SELECT ${cosineQueryParam(vector, q.dimensions)} AS v)`;
 }
 
-/** The vector's nearest neighbours in scope (CTE `name`), preceded by its CTE `${name}_q` when shared. */
+/** The vector's nearest neighbours in scope (CTE `name`), after its CTE `${name}_q` if shared. */
 function nearest(
   req: RetrievalRequest,
   form: QueryVectorForm,
