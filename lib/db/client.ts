@@ -70,12 +70,26 @@ export async function closePglite(client: PGlite): Promise<void> {
   }
 }
 
+/**
+ * Migrates over a connection of its own, closed before the pool that serves opens: a migration
+ * may change the database's session defaults (the HNSW settings), which a session takes only when
+ * it starts, and the search checks once what its sessions start with (search-settings.ts).
+ */
+async function migratePostgres(url: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await migratePg(drizzlePg(pool, { schema }), { migrationsFolder: migrationsDir() });
+  } finally {
+    await pool.end();
+  }
+}
+
 async function openPostgres(url: string): Promise<Database> {
+  await migratePostgres(url);
   const pool = new pg.Pool({ connectionString: url, max: env().DATABASE_POOL_SIZE });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  await migratePg(db as never, { migrationsFolder: migrationsDir() });
   return { db, kind: 'postgres', location: redact(url), close: () => pool.end() };
 }
 
