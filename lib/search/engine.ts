@@ -54,12 +54,13 @@ export interface Gathered {
 
 /**
  * Candidates are gathered well beyond the page asked for, so that fusion, the threshold and the
- * availability preference still have enough to choose from. A page of 10 takes 25 neighbours:
- * on both dev halves the top 10 (NDCG@10, MRR) was the same with 25 as with 200, and a walk of
- * 25 ends within hnsw.ef_search (40), where one of 50 had to go on past it (README, Relevance).
+ * availability preference still have enough to choose from. A page of up to 10 takes 15
+ * neighbours: on both dev halves its top 10 (NDCG@10, MRR) was the same with 15 as with 25 or
+ * 200, and a walk of 15 ends within hnsw.ef_search (20). A larger page takes twice its size,
+ * since one and a half times lost Recall@100 (README, Relevance).
  */
 function candidateCounts(limit: number) {
-  return { lexical: Math.max(100, limit * 3), vector: Math.max(25, limit * 2) };
+  return { lexical: Math.max(100, limit * 3), vector: limit <= 10 ? 15 : limit * 2 };
 }
 
 /** Retrieval for a query: terms and statistics, query vector (cached), then the candidates. */

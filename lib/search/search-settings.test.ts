@@ -33,7 +33,7 @@ describe('withSearchSettings', () => {
     // starts with the defaults the migrations set (the one that ran them is closed by then).
     own = await openOwnDatabase('search_settings');
     const { db } = own.database;
-    expect(expected).toEqual({ ef: '40', scan: 'relaxed_order' });
+    expect(expected).toEqual({ ef: '20', scan: 'relaxed_order' });
     const sessions = await Promise.all([1, 2, 3].map(() => settings(db)));
     expect(sessions).toEqual([expected, expected, expected]);
     const inside = await withSearchSettings(db, async (session) => ({
