@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, ne, notExists, notInArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, notExists, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryPrepared } from '../db/prepared';
 import { products, storeAllowedDevelopers, stores } from '../db/schema';
@@ -31,6 +31,9 @@ function listsDeveloper(storeId: string | typeof stores.id, developerId: string)
 /**
  * The statement behind closedStoreIds. The partial index stores_not_open_idx holds the stores
  * its policy test keeps, so the read costs the closed stores, where a scan would cost them all.
+ * 'open' is written into the text, not bound: the statement is prepared, and a generic plan can
+ * use a partial index only when the statement's own text implies the index's predicate; with a
+ * parameter the server planned each run anew (0.3 ms of PGlite's 0.6 ms statement).
  */
 export function closedStoresQuery(db: Db, developerId: string) {
   return db
@@ -38,7 +41,7 @@ export function closedStoresQuery(db: Db, developerId: string) {
     .from(stores)
     .where(
       and(
-        ne(stores.accessPolicy, 'open'),
+        sql`${stores.accessPolicy} <> 'open'`,
         notExists(
           db
             .select({ one: storeAllowedDevelopers.storeId })

@@ -1,4 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import { queryRows, type Db } from '../db/client';
 
 /** A statement's plan as EXPLAIN prints it, one line per node. */
@@ -18,6 +20,30 @@ export async function planAvoidingScans(db: Db, statement: SQL): Promise<string>
     await tx.execute(sql`SET LOCAL citus.propagate_set_commands = 'local'`);
     await tx.execute(sql`SET LOCAL enable_seqscan = off`);
     return explainPlan(tx, statement);
+  });
+}
+
+/**
+ * The generic plan of a statement prepared as the app prepares it (lib/db/prepared.ts): the one
+ * the server keeps for every run, made without the parameters' values. Sequential scans are
+ * avoided as in planAvoidingScans.
+ */
+export async function genericPlanAvoidingScans(db: Db, statement: SQL): Promise<string> {
+  const { sql: text, params } = new PgDialect().sqlToQuery(statement);
+  const args = params.map((p) => (p === null ? 'NULL' : pg.escapeLiteral(String(p))));
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+    await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+    await tx.execute(sql.raw(`PREPARE generic_plan_probe AS ${text}`));
+    try {
+      const rows = await queryRows<Record<string, string>>(
+        tx,
+        sql.raw(`EXPLAIN EXECUTE generic_plan_probe${args.length ? `(${args.join(', ')})` : ''}`),
+      );
+      return rows.map((r) => Object.values(r)[0]).join('\n');
+    } finally {
+      await tx.execute(sql`DEALLOCATE generic_plan_probe`);
+    }
   });
 }
 
