@@ -30,7 +30,9 @@ export async function planAvoidingScans(db: Db, statement: SQL): Promise<string>
  */
 export async function genericPlanAvoidingScans(db: Db, statement: SQL): Promise<string> {
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
-  const args = params.map((p) => (p === null ? 'NULL' : pg.escapeLiteral(String(p))));
+  const args = params.map((p) =>
+    p === null ? 'NULL' : pg.escapeLiteral(typeof p === 'string' ? p : JSON.stringify(p)),
+  );
   return db.transaction(async (tx) => {
     await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
     await tx.execute(sql`SET LOCAL enable_seqscan = off`);
