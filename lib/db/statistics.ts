@@ -42,6 +42,6 @@ export async function maintainSearchTables(db: Db, changed: number): Promise<voi
   await db.execute(sql`VACUUM search_postings`);
   if (!(await statisticsStale(db, changed))) return;
   await db.execute(
-    sql`ANALYZE search_postings, products, variants, product_embeddings, search_store_stats, stores`,
+    sql`ANALYZE search_postings, products, variants, product_embeddings, search_store_stats`,
   );
 }
