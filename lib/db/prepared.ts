@@ -17,10 +17,10 @@ const dialect = new PgDialect();
 const preparedNames = new Map<string, string>();
 const preparedOnPglite = new WeakMap<PGlite, Set<string>>();
 
-type Param = string | number | boolean | null;
+export type Param = string | number | boolean | null;
 
 /** A value an EXECUTE literal carries exactly: a string holding NUL cannot be one. */
-const isPlainParam = (value: unknown): value is Param =>
+export const isPlainParam = (value: unknown): value is Param =>
   value === null ||
   typeof value === 'number' ||
   typeof value === 'boolean' ||
@@ -36,6 +36,11 @@ function argumentLiteral(value: Param): string {
   return value === null ? 'NULL' : pg.escapeLiteral(String(value));
 }
 
+/** EXECUTE's argument list, `(a, b)` of escaped literals, or nothing for no parameters. */
+export function executeArguments(params: Param[]): string {
+  return params.length > 0 ? `(${params.map(argumentLiteral).join(', ')})` : '';
+}
+
 async function executeOnPglite<T>(
   client: PGlite,
   name: string,
@@ -45,7 +50,7 @@ async function executeOnPglite<T>(
   let names = preparedOnPglite.get(client);
   if (!names) preparedOnPglite.set(client, (names = new Set()));
   // EXECUTE is a utility statement and takes no bound parameters: its arguments are literals.
-  const args = params.length > 0 ? `(${params.map(argumentLiteral).join(', ')})` : '';
+  const args = executeArguments(params);
   for (let attempt = 0; ; attempt++) {
     if (!names.has(name)) {
       // Another client of the session (the CLI, over the server's socket) may have made it: a

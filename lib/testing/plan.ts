@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import pg from 'pg';
 import { queryRows, type Db } from '../db/client';
+import { executeArguments, isPlainParam } from '../db/prepared';
 
 /** A statement's plan as EXPLAIN prints it, one line per node. */
 export async function explainPlan(db: Db, statement: SQL): Promise<string> {
@@ -30,9 +30,7 @@ export async function planAvoidingScans(db: Db, statement: SQL): Promise<string>
  */
 export async function genericPlanAvoidingScans(db: Db, statement: SQL): Promise<string> {
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
-  const args = params.map((p) =>
-    p === null ? 'NULL' : pg.escapeLiteral(typeof p === 'string' ? p : JSON.stringify(p)),
-  );
+  if (!params.every(isPlainParam)) throw new Error('a parameter EXECUTE cannot carry as a literal');
   return db.transaction(async (tx) => {
     await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
     await tx.execute(sql`SET LOCAL enable_seqscan = off`);
@@ -40,7 +38,7 @@ export async function genericPlanAvoidingScans(db: Db, statement: SQL): Promise<
     try {
       const rows = await queryRows<Record<string, string>>(
         tx,
-        sql.raw(`EXPLAIN EXECUTE generic_plan_probe${args.length ? `(${args.join(', ')})` : ''}`),
+        sql.raw(`EXPLAIN EXECUTE generic_plan_probe${executeArguments(params)}`),
       );
       return rows.map((r) => Object.values(r)[0]).join('\n');
     } finally {
