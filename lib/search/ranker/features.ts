@@ -79,12 +79,21 @@ function shapeOf(q: RankingQuery): QueryShape {
   };
 }
 
-/** Share of the query's adjacent word pairs that stand side by side in the title. */
+/** Whether `first` stands right before `second` somewhere in the title. */
+function adjacent(title: readonly string[], first: string, second: string): boolean {
+  for (let i = 1; i < title.length; i++)
+    if (title[i - 1] === first && title[i] === second) return true;
+  return false;
+}
+
+/**
+ * Share of the query's adjacent word pairs that stand side by side in the title. Compared in
+ * place: a set of the title's pairs as strings cost more than the rest of the features.
+ */
 function phraseShare(words: string[], title: readonly string[]): number {
   if (words.length < 2) return 0;
-  const bigrams = new Set(title.slice(1).map((t, i) => `${title[i]} ${t}`));
   let found = 0;
-  for (let i = 1; i < words.length; i++) if (bigrams.has(`${words[i - 1]} ${words[i]}`)) found++;
+  for (let i = 1; i < words.length; i++) if (adjacent(title, words[i - 1]!, words[i]!)) found++;
   return found / (words.length - 1);
 }
 
@@ -116,18 +125,18 @@ function candidateFeatures(
   title: readonly string[],
   avgTitleLength: number,
 ): number[] {
-  const held = new Set(c.matched);
-  const inTitle = new Set(title);
   let titleWeight = 0;
   let titleBm25 = 0;
   for (const t of q.terms) {
-    const tf = title.filter((w) => w === t.term).length;
+    let tf = 0;
+    for (const word of title) if (word === t.term) tf++;
     if (tf === 0) continue;
     titleWeight += t.weight;
     titleBm25 += t.weight * impact(tf, title.length, avgTitleLength);
   }
   const vector = Math.max(0, c.textCosine ?? 0);
-  const share = (terms: string[]) => terms.filter((t) => held.has(t)).length / terms.length;
+  const share = (terms: string[]) =>
+    terms.filter((t) => c.matched.includes(t)).length / terms.length;
   const values: Record<FeatureName, number> = {
     coverage: c.coverage,
     coverage_squared: c.coverage ** 2,
@@ -142,7 +151,7 @@ function candidateFeatures(
     title_bm25: Math.min(titleBm25 / q.idfTotal, BM25_CAP),
     phrase: phraseShare(q.words, title),
     proximity: proximity(q.words, title),
-    head_term: q.head !== undefined && inTitle.has(q.head) ? 1 : 0,
+    head_term: q.head !== undefined && title.includes(q.head) ? 1 : 0,
     model_match: q.models.length > 0 ? share(q.models) : 0,
     model_miss: q.models.length > 0 && share(q.models) === 0 ? 1 : 0,
     unit_match: q.measures.length > 0 ? share(q.measures) : 0,
