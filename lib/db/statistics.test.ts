@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
 import { openOwnDatabase, type OpenOwnDatabase } from '../testing/own-database';
+import { setAccessPolicy } from '../stores/registry';
 import { queryRows } from './client';
 import { maintainSearchTables } from './statistics';
 
@@ -52,5 +53,28 @@ describe('maintainSearchTables', () => {
 
     await createFixtureStore(db, items(51));
     expect(await plannedProducts()).toBe(57);
+  });
+});
+
+/** The policies the planner's statistics of the stores hold as most common. */
+async function plannedPolicies(): Promise<string[]> {
+  const [row] = await queryRows<{ values: string | null }>(
+    own.database.db,
+    sql`SELECT most_common_vals::text AS values FROM pg_stats
+        WHERE tablename = 'stores' AND attname = 'access_policy'`,
+  );
+  return row?.values ? row.values.replace(/[{}]/g, '').split(',').sort() : [];
+}
+
+describe('setAccessPolicy', () => {
+  it('refreshes the statistics that the closed stores read is planned on', async () => {
+    const db = own.database.db;
+    const [a, b] = [await createFixtureStore(db, []), await createFixtureStore(db, [])];
+    await setAccessPolicy(db, a.id, 'allow');
+    await setAccessPolicy(db, b.id, 'allow');
+    expect(await plannedPolicies()).toEqual(['allow', 'open']);
+    await setAccessPolicy(db, a.id, 'open');
+    await setAccessPolicy(db, b.id, 'open');
+    expect(await plannedPolicies()).toEqual(['open']);
   });
 });

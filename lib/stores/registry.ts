@@ -2,6 +2,7 @@ import { count, eq, inArray, sql } from 'drizzle-orm';
 import type { AccessPolicy, StoreSummary, SyncProgress } from '../contract/admin-stores';
 import type { Db } from '../db/client';
 import { newId } from '../db/ids';
+import { analyzeStorePolicies } from '../db/statistics';
 import { developers, products, storeAllowedDevelopers, stores } from '../db/schema';
 import { ApiError } from '../errors';
 import { imageQueueStatus } from '../images/queue';
@@ -184,5 +185,6 @@ export async function setAccessPolicy(
         .values(wanted.map((developerId) => ({ storeId, developerId })));
     }
   });
+  await analyzeStorePolicies(db);
   return getStoreSummary(db, storeId);
 }
