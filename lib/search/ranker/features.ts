@@ -87,8 +87,8 @@ function adjacent(title: readonly string[], first: string, second: string): bool
 }
 
 /**
- * Share of the query's adjacent word pairs that stand side by side in the title. Compared in
- * place: a set of the title's pairs as strings cost more than the rest of the features.
+ * Share of the query's adjacent word pairs that stand side by side in the title, compared in
+ * place rather than through a set of the title's pairs built anew for every candidate.
  */
 function phraseShare(words: string[], title: readonly string[]): number {
   if (words.length < 2) return 0;
