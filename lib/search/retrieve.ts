@@ -346,44 +346,26 @@ interface HeldPosting {
 }
 
 /**
- * Each candidate's postings of the query's terms, by candidate and term: the rows the statement
- * read, and, for a term whose whole list the cache holds, the list's.
+ * The postings the statement read (rows of kind 1), by product id and term. Product ids are
+ * unique across stores, so the id alone keys a candidate.
  */
-function candidatePostings(
-  rows: RetrievalRow[],
-  lexical: LexicalQuery | undefined,
-  lists: readonly TermPostings[] | undefined,
-): Map<string, Map<string, HeldPosting>> {
-  const postingsOf = new Map<string, Map<string, HeldPosting>>();
-  const hold = (key: string, term: string, posting: HeldPosting) => {
-    const held = postingsOf.get(key) ?? new Map<string, HeldPosting>();
-    held.set(term, posting);
-    postingsOf.set(key, held);
-  };
+function postingsRead(rows: RetrievalRow[]): Map<number, Map<string, HeldPosting>> {
+  const read = new Map<number, Map<string, HeldPosting>>();
   for (const r of rows) {
-    if (r.kind === 1) {
-      hold(`${r.store_id}/${r.product_id}`, r.term!, {
-        tf: Number(r.tf),
-        docLen: Number(r.doc_len),
-      });
-      continue;
-    }
-    lists?.forEach((list, t) => {
-      const k = list.complete ? postingIndex(list, r.product_id) : -1;
-      if (k < 0) return;
-      hold(`${r.store_id}/${r.product_id}`, lexical!.terms[t]!.term, {
-        tf: list.tf[k]!,
-        docLen: list.docLen[k]!,
-      });
-    });
+    if (r.kind !== 1) continue;
+    let held = read.get(r.product_id);
+    if (!held) read.set(r.product_id, (held = new Map<string, HeldPosting>()));
+    held.set(r.term!, { tf: Number(r.tf), docLen: Number(r.doc_len) });
   }
-  return postingsOf;
+  return read;
 }
 
 /**
  * The candidates with their signals: BM25 summed over each candidate's postings in the query's
  * term order (so that every engine adds the same numbers in the same order), with the IDF-weighted
- * term weights and the average length of this query's statistics.
+ * term weights and the average length of this query's statistics. A term whose whole list the
+ * cache holds takes the candidate's posting from the list (the statement did not read it), the
+ * others from the rows the statement read.
  */
 function scoreCandidates(
   rows: RetrievalRow[],
@@ -391,29 +373,39 @@ function scoreCandidates(
   lists?: readonly TermPostings[],
 ): Candidate[] {
   const avgdl = lexical?.avgdl ?? 1;
-  const postingsOf = candidatePostings(rows, lexical, lists);
-  return rows
-    .filter((r) => r.kind === 0)
-    .map((r) => {
-      const postings = postingsOf.get(`${r.store_id}/${r.product_id}`);
-      const held = (lexical?.terms ?? []).flatMap((t) => {
-        const posting = postings?.get(t.term);
-        return posting ? [{ term: t.term, weight: t.weight, ...posting }] : [];
-      });
-      const { bm25, coverage } = documentScore(held, avgdl, lexical?.idfTotal ?? 0);
-      return {
-        productId: r.product_id,
-        storeId: r.store_id,
-        available: Boolean(r.available),
-        bm25,
-        coverage,
-        matched: held.map((t) => t.term),
-        title: r.title ?? '',
-        textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
-        imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
-        styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),
-      };
+  const terms = lexical?.terms ?? [];
+  const read = postingsRead(rows);
+  const candidates: Candidate[] = [];
+  for (const r of rows) {
+    if (r.kind !== 0) continue;
+    const fromRows = read.get(r.product_id);
+    const held = [];
+    for (let t = 0; t < terms.length; t++) {
+      const { term, weight } = terms[t]!;
+      const list = lists?.[t];
+      if (list?.complete) {
+        const k = postingIndex(list, r.product_id);
+        if (k >= 0) held.push({ term, weight, tf: list.tf[k]!, docLen: list.docLen[k]! });
+        continue;
+      }
+      const posting = fromRows?.get(term);
+      if (posting) held.push({ term, weight, ...posting });
+    }
+    const { bm25, coverage } = documentScore(held, avgdl, lexical?.idfTotal ?? 0);
+    candidates.push({
+      productId: r.product_id,
+      storeId: r.store_id,
+      available: Boolean(r.available),
+      bm25,
+      coverage,
+      matched: held.map((h) => h.term),
+      title: r.title ?? '',
+      textCosine: r.text_cosine === null ? null : Number(r.text_cosine),
+      imageCosine: r.image_cosine === null ? null : Number(r.image_cosine),
+      styleCosine: r.style_cosine === null ? null : Number(r.style_cosine),
     });
+  }
+  return candidates;
 }
 
 /** An all-stores search's lexical candidates from the cache, and the terms' lists they came from. */
