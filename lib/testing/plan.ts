@@ -24,26 +24,59 @@ export async function planAvoidingScans(db: Db, statement: SQL): Promise<string>
 }
 
 /**
- * The generic plan of a statement prepared as the app prepares it (lib/db/prepared.ts): the one
- * the server keeps for every run, made without the parameters' values. Sequential scans are
- * avoided as in planAvoidingScans.
+ * Runs `probe` inside a transaction that first applies `settings`, with the statement prepared as
+ * the app prepares it (lib/db/prepared.ts); `probe` gets the EXECUTE that runs it with its
+ * parameters.
  */
-export async function genericPlanAvoidingScans(db: Db, statement: SQL): Promise<string> {
+async function withPreparedProbe<T>(
+  db: Db,
+  statement: SQL,
+  settings: SQL[],
+  probe: (tx: Db, execute: SQL) => Promise<T>,
+): Promise<T> {
   const { sql: text, params } = new PgDialect().sqlToQuery(statement);
   if (!params.every(isPlainParam)) throw new Error('a parameter EXECUTE cannot carry as a literal');
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
-    await tx.execute(sql`SET LOCAL enable_seqscan = off`);
-    await tx.execute(sql.raw(`PREPARE generic_plan_probe AS ${text}`));
+    for (const setting of settings) await tx.execute(setting);
+    await tx.execute(sql.raw(`PREPARE plan_probe AS ${text}`));
     try {
-      const rows = await queryRows<Record<string, string>>(
-        tx,
-        sql.raw(`EXPLAIN EXECUTE generic_plan_probe${executeArguments(params)}`),
-      );
-      return rows.map((r) => Object.values(r)[0]).join('\n');
+      return await probe(tx, sql.raw(`EXECUTE plan_probe${executeArguments(params)}`));
     } finally {
-      await tx.execute(sql`DEALLOCATE generic_plan_probe`);
+      await tx.execute(sql`DEALLOCATE plan_probe`);
     }
+  });
+}
+
+/**
+ * The generic plan of a statement prepared as the app prepares it: the one the server keeps for
+ * every run, made without the parameters' values. Sequential scans are avoided as in
+ * planAvoidingScans.
+ */
+export async function genericPlanAvoidingScans(db: Db, statement: SQL): Promise<string> {
+  const settings = [
+    sql`SET LOCAL plan_cache_mode = force_generic_plan`,
+    sql`SET LOCAL enable_seqscan = off`,
+  ];
+  return withPreparedProbe(db, statement, settings, async (tx, execute) => {
+    const rows = await queryRows<Record<string, string>>(tx, sql`EXPLAIN ${execute}`);
+    return rows.map((r) => Object.values(r)[0]).join('\n');
+  });
+}
+
+/**
+ * How many of `runs` runs of a statement prepared as the app prepares it took the server's
+ * generic plan, left to choose (plan_cache_mode auto): after five runs planned for their values,
+ * it keeps the generic plan when that costs no more than they did, and otherwise plans every run.
+ */
+export async function genericPlanRuns(db: Db, statement: SQL, runs: number): Promise<number> {
+  const settings = [sql`SET LOCAL plan_cache_mode = auto`];
+  return withPreparedProbe(db, statement, settings, async (tx, execute) => {
+    for (let run = 0; run < runs; run++) await tx.execute(execute);
+    const [row] = await queryRows<{ n: number }>(
+      tx,
+      sql`SELECT generic_plans::int AS n FROM pg_prepared_statements WHERE name = 'plan_probe'`,
+    );
+    return row!.n;
   });
 }
 
