@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
 import { openOwnDatabase, type OpenOwnDatabase } from '../testing/own-database';
-import { setAccessPolicy } from '../stores/registry';
+import { addStore, setAccessPolicy } from '../stores/registry';
 import { queryRows } from './client';
-import { maintainSearchTables } from './statistics';
+import { analyzeStorePolicies, maintainSearchTables } from './statistics';
 
 // The planner's counts are of whole tables: other files' products must not move them.
 let own: OpenOwnDatabase;
@@ -76,5 +76,33 @@ describe('setAccessPolicy', () => {
     await setAccessPolicy(db, a.id, 'open');
     await setAccessPolicy(db, b.id, 'open');
     expect(await plannedPolicies()).toEqual(['open']);
+  });
+});
+
+/** The stores as the planner counted them at the last ANALYZE (-1: never). */
+async function plannedStores(): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    own.database.db,
+    sql`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'stores'::regclass`,
+  );
+  return row!.n;
+}
+
+let nextDomain = 0;
+const register = async (count: number) => {
+  for (let i = 0; i < count; i++) {
+    await addStore(own.database.db, { domain: `statistics-${nextDomain++}.example.com` });
+  }
+};
+
+describe('addStore', () => {
+  it('analyzes the stores once registrations reach 50 and a tenth since the last count', async () => {
+    await analyzeStorePolicies(own.database.db);
+    const counted = await plannedStores();
+    const threshold = Math.ceil(50 + 0.1 * counted);
+    await register(threshold - 1);
+    expect(await plannedStores()).toBe(counted);
+    await register(1);
+    expect(await plannedStores()).toBe(counted + threshold);
   });
 });

@@ -2,7 +2,7 @@ import { count, eq, inArray, sql } from 'drizzle-orm';
 import type { AccessPolicy, StoreSummary, SyncProgress } from '../contract/admin-stores';
 import type { Db } from '../db/client';
 import { newId } from '../db/ids';
-import { analyzeStorePolicies } from '../db/statistics';
+import { analyzeStorePolicies, analyzeStoresWhenStale } from '../db/statistics';
 import { developers, products, storeAllowedDevelopers, stores } from '../db/schema';
 import { ApiError } from '../errors';
 import { imageQueueStatus } from '../images/queue';
@@ -134,6 +134,7 @@ export async function addStore(
   if (inserted.length === 0) {
     throw new ApiError('STORE_EXISTS', `A store with domain ${domain} is already registered`);
   }
+  await analyzeStoresWhenStale(db);
   return getStoreSummary(db, id);
 }
 
