@@ -14,11 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => own?.close());
 
-/** The products as the planner counted them at the last ANALYZE (-1: never). */
-async function plannedProducts(): Promise<number> {
+/** The table's rows as the planner counted them at the last ANALYZE (-1: never). */
+async function planned(table: 'products' | 'stores'): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
     own.database.db,
-    sql`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'products'::regclass`,
+    sql`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = ${table}::regclass`,
   );
   return row!.n;
 }
@@ -39,20 +39,20 @@ describe('maintainSearchTables', () => {
   it('analyzes a new catalogue, then once 50 rows and a tenth changed in a write or since', async () => {
     const db = own.database.db;
     await createFixtureStore(db, items(3));
-    expect(await plannedProducts()).toBe(3);
+    expect(await planned('products')).toBe(3);
 
     // A small sync leaves the statistics as they are: 3 more products are under 50 + 0.3.
     await createFixtureStore(db, items(3));
-    expect(await plannedProducts()).toBe(3);
+    expect(await planned('products')).toBe(3);
     await maintainSearchTables(db, 44);
-    expect(await plannedProducts()).toBe(3);
+    expect(await planned('products')).toBe(3);
 
     // A write of 51 rows reaches it, as 51 more products since the last count do.
     await maintainSearchTables(db, 51);
-    expect(await plannedProducts()).toBe(6);
+    expect(await planned('products')).toBe(6);
 
     await createFixtureStore(db, items(51));
-    expect(await plannedProducts()).toBe(57);
+    expect(await planned('products')).toBe(57);
   });
 });
 
@@ -79,15 +79,6 @@ describe('setAccessPolicy', () => {
   });
 });
 
-/** The stores as the planner counted them at the last ANALYZE (-1: never). */
-async function plannedStores(): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    own.database.db,
-    sql`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'stores'::regclass`,
-  );
-  return row!.n;
-}
-
 let nextDomain = 0;
 const register = async (count: number) => {
   for (let i = 0; i < count; i++) {
@@ -98,11 +89,11 @@ const register = async (count: number) => {
 describe('addStore', () => {
   it('analyzes the stores once registrations reach 50 and a tenth since the last count', async () => {
     await analyzeStorePolicies(own.database.db);
-    const counted = await plannedStores();
+    const counted = await planned('stores');
     const threshold = Math.ceil(50 + 0.1 * counted);
     await register(threshold - 1);
-    expect(await plannedStores()).toBe(counted);
+    expect(await planned('stores')).toBe(counted);
     await register(1);
-    expect(await plannedStores()).toBe(counted + threshold);
+    expect(await planned('stores')).toBe(counted + threshold);
   });
 });
