@@ -70,8 +70,8 @@ export async function shippingFor(
  * one product) name it with `=` in each read, which Citus routes to its one shard; `= ANY` of a
  * one-element array, or a variant read that followed the store through the join, went to all.
  * The rows travel as one JSON text, parsed at once (as retrieval's do): as rows, PGlite's driver
- * decoded each field apart in JavaScript, the image lists character by character, about 1.3 ms
- * of an all-stores search's 19.
+ * decoded each field apart in JavaScript, the image lists character by character (ten results
+ * on the 1,000-store bench database: 3.47 ms, against 1.85 ms as one text).
  */
 export function productRowsQuery(keys: ProductKey[], filters: CandidateFilters = {}): SQL {
   const storeIds = [...new Set(keys.map((k) => k.storeId))];
