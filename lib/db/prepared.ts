@@ -4,6 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { queryRows, type Db } from './client';
+import { pgliteSimpleQuery } from './pglite-simple-query';
 
 /**
  * At most this many statement texts are prepared per process; others run unprepared. The
@@ -61,7 +62,7 @@ async function executeOnPglite<T>(
       names.add(name);
     }
     try {
-      return (await client.query<T>(`EXECUTE ${name}${args}`)).rows;
+      return await pgliteSimpleQuery<T>(client, `EXECUTE ${name}${args}`);
     } catch (err) {
       // Gone if that client made it and has left, or if the session was reset (DEALLOCATE).
       if (attempt > 0 || !isSqlState(err, UNDEFINED_PREPARED)) throw err;
