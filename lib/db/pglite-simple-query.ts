@@ -1,17 +1,14 @@
-import { protocol, types, type PGlite } from '@electric-sql/pglite';
+import { protocol, type PGlite, type types } from '@electric-sql/pglite';
 
 type RowDescription = InstanceType<typeof protocol.messages.RowDescriptionMessage>;
 type DataRow = InstanceType<typeof protocol.messages.DataRowMessage>;
 
-type Parser = (value: string, typeId?: number) => unknown;
-
 /**
  * The parser of each type PGlite reads results with: its scalar types' and one per array type of
- * the catalogue, which it registers when it opens.
+ * the catalogue, which it registers when it opens (a field its declarations leave out).
  */
-function parsersOf(client: PGlite): Record<number, Parser> {
-  const registered = (client as unknown as { parsers?: Record<number, Parser> }).parsers;
-  return registered ?? types.parsers;
+function parsersOf(client: PGlite): Record<number, types.Parser> {
+  return (client as unknown as { parsers: Record<number, types.Parser> }).parsers;
 }
 
 /**
@@ -32,7 +29,7 @@ export async function pgliteSimpleQuery<T>(client: PGlite, text: string): Promis
   );
   const parsers = parsersOf(client);
   const rows: T[] = [];
-  let fields: Array<{ name: string; type: number; parse: Parser | undefined }> = [];
+  let fields: Array<{ name: string; type: number; parse: types.Parser | undefined }> = [];
   for (const message of messages) {
     if (message.name === 'rowDescription') {
       fields = (message as RowDescription).fields.map((f) => ({
