@@ -11,7 +11,7 @@ import {
   type VectorQuery,
 } from './retrieve';
 import { rankingFeatures, FEATURE_NAMES, type RankingQuery } from './ranker/features';
-import { activeRanker, scoreWithRanker, type RankerModel } from './ranker/model';
+import { activeRanker, rankerScore, scoreWithRanker, type RankerModel } from './ranker/model';
 import {
   blendedScore,
   lexicalSimilarity,
@@ -139,8 +139,8 @@ export function rankCandidates(gathered: Gathered, opts: RankOptions): RankedPro
     .map((c, i): RankedProduct => {
       const text = textSimilarity(c, mode, lexicalWeight);
       const similarity = blendedScore(text, c, weights, opts.hasStyle).score;
-      const learned = ranker ? scoreWithRanker(ranker, features[i]!) : undefined;
-      const blended = blendedScore(learned?.score ?? text, c, weights, opts.hasStyle);
+      const learned = ranker ? rankerScore(ranker, features[i]!) : undefined;
+      const blended = blendedScore(learned ?? text, c, weights, opts.hasStyle);
       const ranked = {
         productId: c.productId,
         storeId: c.storeId,
@@ -149,6 +149,7 @@ export function rankCandidates(gathered: Gathered, opts: RankOptions): RankedPro
         score: blended.score,
       };
       if (!opts.explain) return ranked;
+      const explained = ranker ? scoreWithRanker(ranker, features[i]!) : undefined;
       const details: ScoreDetails = {
         score: blended.score,
         similarity,
@@ -159,12 +160,12 @@ export function rankCandidates(gathered: Gathered, opts: RankOptions): RankedPro
         image: blended.image,
         style: blended.style,
         text,
-        ranker: learned
+        ranker: explained
           ? {
-              score: learned.score,
-              bias: learned.bias,
+              score: explained.score,
+              bias: explained.bias,
               features: Object.fromEntries(FEATURE_NAMES.map((n, f) => [n, features[i]![f]!])),
-              contributions: learned.contributions,
+              contributions: explained.contributions,
             }
           : null,
       };

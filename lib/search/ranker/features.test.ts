@@ -97,4 +97,19 @@ describe('ranking features', () => {
     expect(short!.title_coverage).toBe(1);
     expect(long!.title_coverage).toBe(1);
   });
+
+  it('gives every candidate a number for every feature', () => {
+    const q: RankingQuery = {
+      terms: ['dw089k', '0.75in', '2', 'cordless', 'drill'].map((term) => ({ term, weight: 1 })),
+      idfTotal: 5,
+    };
+    const rows = rankingFeatures(q, [
+      candidate('DeWalt DW089K Cordless Drill 0.75 in. 2-Pack', ['dw089k', 'cordless', 'drill']),
+      candidate('Garden Hose', [], { coverage: 0, bm25: 0, textCosine: null }),
+    ]);
+    for (const row of rows) {
+      expect(row).toHaveLength(FEATURE_NAMES.length);
+      for (const value of row) expect(Number.isFinite(value)).toBe(true);
+    }
+  });
 });

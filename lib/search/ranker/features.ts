@@ -119,6 +119,20 @@ function proximity(words: string[], title: readonly string[]): number {
   return Number.isFinite(best) ? wanted.size / best : 0;
 }
 
+/** Each feature's position in a vector, so that a vector is filled by name without a record. */
+const AT = Object.fromEntries(FEATURE_NAMES.map((name, i) => [name, i])) as Record<
+  FeatureName,
+  number
+>;
+
+/** Share of `terms` among the terms the product holds, counted without allocating. */
+function heldShare(terms: readonly string[], matched: readonly string[]): number {
+  let held = 0;
+  for (const t of terms) if (matched.includes(t)) held++;
+  return held / terms.length;
+}
+
+/** Every search computes this for each of its candidates (about 115 across all stores). */
 function candidateFeatures(
   q: QueryShape,
   c: Candidate,
@@ -135,32 +149,32 @@ function candidateFeatures(
     titleBm25 += t.weight * impact(tf, title.length, avgTitleLength);
   }
   const vector = Math.max(0, c.textCosine ?? 0);
-  const share = (terms: string[]) =>
-    terms.filter((t) => c.matched.includes(t)).length / terms.length;
-  const values: Record<FeatureName, number> = {
-    coverage: c.coverage,
-    coverage_squared: c.coverage ** 2,
-    bm25: Math.min(c.bm25, BM25_CAP),
-    bm25_saturated: c.bm25 / (c.bm25 + 1),
-    vector,
-    vector_squared: vector ** 2,
-    no_vector: c.textCosine === null ? 1 : 0,
-    vector_x_coverage: vector * c.coverage,
-    all_terms: c.coverage >= 0.999 ? 1 : 0,
-    title_coverage: Math.min(1, titleWeight / q.idfTotal),
-    title_bm25: Math.min(titleBm25 / q.idfTotal, BM25_CAP),
-    phrase: phraseShare(q.words, title),
-    proximity: proximity(q.words, title),
-    head_term: q.head !== undefined && title.includes(q.head) ? 1 : 0,
-    model_match: q.models.length > 0 ? share(q.models) : 0,
-    model_miss: q.models.length > 0 && share(q.models) === 0 ? 1 : 0,
-    unit_match: q.measures.length > 0 ? share(q.measures) : 0,
-    unit_miss: q.measures.length > 0 && share(q.measures) === 0 ? 1 : 0,
-    number_miss: q.numbers.length > 0 && share(q.numbers) === 0 ? 1 : 0,
-    title_length: Math.log1p(title.length),
-    available: c.available ? 1 : 0,
-  };
-  return FEATURE_NAMES.map((name) => values[name]);
+  const models = q.models.length > 0 ? heldShare(q.models, c.matched) : undefined;
+  const measures = q.measures.length > 0 ? heldShare(q.measures, c.matched) : undefined;
+  const numbers = q.numbers.length > 0 ? heldShare(q.numbers, c.matched) : undefined;
+  const f = new Array<number>(FEATURE_NAMES.length);
+  f[AT.coverage] = c.coverage;
+  f[AT.coverage_squared] = c.coverage ** 2;
+  f[AT.bm25] = Math.min(c.bm25, BM25_CAP);
+  f[AT.bm25_saturated] = c.bm25 / (c.bm25 + 1);
+  f[AT.vector] = vector;
+  f[AT.vector_squared] = vector ** 2;
+  f[AT.no_vector] = c.textCosine === null ? 1 : 0;
+  f[AT.vector_x_coverage] = vector * c.coverage;
+  f[AT.all_terms] = c.coverage >= 0.999 ? 1 : 0;
+  f[AT.title_coverage] = Math.min(1, titleWeight / q.idfTotal);
+  f[AT.title_bm25] = Math.min(titleBm25 / q.idfTotal, BM25_CAP);
+  f[AT.phrase] = phraseShare(q.words, title);
+  f[AT.proximity] = proximity(q.words, title);
+  f[AT.head_term] = q.head !== undefined && title.includes(q.head) ? 1 : 0;
+  f[AT.model_match] = models ?? 0;
+  f[AT.model_miss] = models === 0 ? 1 : 0;
+  f[AT.unit_match] = measures ?? 0;
+  f[AT.unit_miss] = measures === 0 ? 1 : 0;
+  f[AT.number_miss] = numbers === 0 ? 1 : 0;
+  f[AT.title_length] = Math.log1p(title.length);
+  f[AT.available] = c.available ? 1 : 0;
+  return f;
 }
 
 /**

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES } from './features';
 import {
   loadRankerModel,
   parseRankerModel,
+  rankerScore,
   scoreWithRanker,
   shippedRanker,
   sigmoid,
@@ -83,5 +85,25 @@ describe('ranker model', () => {
     const weights = shippedRanker.kind === 'linear' ? shippedRanker.weights : {};
     expect(Object.keys(weights).sort()).toEqual([...FEATURE_NAMES].sort());
     expect(shippedRanker.trained?.command).toBe('npm run train-ranker');
+  });
+
+  it('scores alone exactly as it scores with contributions, for every kind of model', () => {
+    const models = [
+      shippedRanker,
+      parseRankerModel(TREES),
+      parseRankerModel({ ...TREES, weights: { coverage: 0.5, vector: -0.25 } }),
+      parseRankerModel({ kind: 'linear', weights: { bm25: 1.5 }, bias: 0.1 }),
+    ];
+    const vector = fc.array(fc.double({ min: -2, max: 4, noNaN: true }), {
+      minLength: FEATURE_NAMES.length,
+      maxLength: FEATURE_NAMES.length,
+    });
+    fc.assert(
+      fc.property(vector, (values) => {
+        for (const model of models) {
+          expect(rankerScore(model, values)).toBe(scoreWithRanker(model, values).score);
+        }
+      }),
+    );
   });
 });

@@ -84,19 +84,49 @@ export function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
 
+/** A model's linear weights in FEATURE_NAMES order (undefined where it has none), once per model. */
+const orderedWeights = new WeakMap<RankerModel, Array<number | undefined>>();
+
+function weightsInOrder(model: RankerModel): Array<number | undefined> {
+  let found = orderedWeights.get(model);
+  if (!found) orderedWeights.set(model, (found = FEATURE_NAMES.map((n) => model.weights?.[n])));
+  return found;
+}
+
+function treeValues(model: RankerModel & { kind: 'trees' }, features: readonly number[]) {
+  return model.features.map((name) => features[FEATURE_INDEX.get(name)!]!);
+}
+
+/**
+ * One candidate's score alone, as ranking needs it when nothing is explained: the sums of
+ * scoreWithRanker in the same order, so the two agree to the bit, without its record of
+ * contributions (a search scores every candidate, about 115 across all stores).
+ */
+export function rankerScore(model: RankerModel, features: readonly number[]): number {
+  const weights = weightsInOrder(model);
+  let margin = model.kind === 'trees' ? model.base : model.bias;
+  for (let i = 0; i < weights.length; i++) {
+    const weight = weights[i];
+    if (weight !== undefined) margin += weight * features[i]!;
+  }
+  if (model.kind === 'linear') return sigmoid(margin);
+  const walked = walkTrees(model.base, model.trees, treeValues(model, features));
+  return sigmoid(margin - model.base + walked.margin);
+}
+
 /** One candidate's score with each feature's share of it (features in FEATURE_NAMES order). */
-export function scoreWithRanker(model: RankerModel, features: number[]): RankerScore {
+export function scoreWithRanker(model: RankerModel, features: readonly number[]): RankerScore {
   const contributions: Partial<Record<FeatureName, number>> = {};
+  const weights = weightsInOrder(model);
   let margin = model.kind === 'trees' ? model.base : model.bias;
   FEATURE_NAMES.forEach((name, i) => {
-    const weight = model.weights?.[name];
+    const weight = weights[i];
     if (weight === undefined) return;
     contributions[name] = weight * features[i]!;
     margin += contributions[name];
   });
   if (model.kind === 'linear') return { score: sigmoid(margin), bias: model.bias, contributions };
-  const values = model.features.map((name) => features[FEATURE_INDEX.get(name)!]!);
-  const walked = walkTrees(model.base, model.trees, values);
+  const walked = walkTrees(model.base, model.trees, treeValues(model, features), true);
   for (const [f, share] of walked.shares) {
     const name = model.features[f]!;
     contributions[name] = (contributions[name] ?? 0) + share;

@@ -33,13 +33,15 @@ export const treeSchema = z
 export type Tree = z.infer<typeof treeSchema>;
 
 /**
- * The margin of a feature vector (values in the order of `features`, the model's own names) and
- * each feature's share of it; `shares` gets a share per feature index that any split tested.
+ * The margin of a feature vector (values in the order of `features`, the model's own names) and,
+ * when `explain`, each feature's share of it: `shares` then gets a share per feature index that
+ * any split tested (ranking alone skips that bookkeeping).
  */
 export function walkTrees(
   base: number,
   trees: Tree[],
   values: number[],
+  explain = false,
 ): { margin: number; bias: number; shares: Map<number, number> } {
   let bias = base;
   let margin = base;
@@ -49,7 +51,7 @@ export function walkTrees(
     bias += node.v;
     while ('f' in node) {
       const child = tree[values[node.f]! <= node.t ? node.l : node.r]!;
-      shares.set(node.f, (shares.get(node.f) ?? 0) + child.v - node.v);
+      if (explain) shares.set(node.f, (shares.get(node.f) ?? 0) + child.v - node.v);
       node = child;
     }
     margin += node.v;
