@@ -10,6 +10,7 @@ import { failureResponse } from './failure';
 import { mcpRoutes } from '../mcp/http';
 import { openApiDocument, type Api } from './openapi';
 import type { DeclaredOperation } from './operation';
+import { withAnswerHeaders } from './answer-headers';
 import { rateLimit } from './rate-limit';
 import { adminStoreCredentialRoutes } from './routes/admin-store-credentials';
 import { adminStoreRoutes } from './routes/admin-stores';
@@ -58,8 +59,7 @@ export function buildApi(): ApiApp {
     c.set('requestId', requestId);
     c.set('log', log);
     const started = performance.now();
-    await next();
-    c.header('x-request-id', requestId);
+    await withAnswerHeaders(c, { 'x-request-id': requestId }, next);
     log.info(
       {
         method: c.req.method,

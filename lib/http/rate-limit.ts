@@ -1,5 +1,5 @@
 import type { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import {
   RateLimiterDrizzle,
   RateLimiterMemory,
@@ -12,6 +12,7 @@ import { credentialFromHeader } from '../auth/secrets';
 import { readSettings } from '../config/settings';
 import { getDatabase, type Database, type Db } from '../db/client';
 import { rateLimits } from '../db/schema';
+import { withAnswerHeaders } from './answer-headers';
 import type { ApiEnv } from './env';
 
 /**
@@ -87,10 +88,12 @@ function limiterFor(database: Database, points: number, duration: number): RateL
   });
 }
 
-function setLimitHeaders(c: Context, limit: number, res: RateLimiterRes): void {
-  c.header('RateLimit-Limit', String(limit));
-  c.header('RateLimit-Remaining', String(Math.max(res.remainingPoints ?? 0, 0)));
-  c.header('RateLimit-Reset', String(Math.max(Math.ceil(res.msBeforeNext / 1000), 0)));
+function limitHeaders(limit: number, res: RateLimiterRes): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': String(Math.max(res.remainingPoints ?? 0, 0)),
+    'RateLimit-Reset': String(Math.max(Math.ceil(res.msBeforeNext / 1000), 0)),
+  };
 }
 
 const MCP_PATH = '/api/mcp';
@@ -137,15 +140,16 @@ export function rateLimit(): MiddlewareHandler<ApiEnv> {
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(Math.ceil(rejection.msBeforeNext / 1000), 1);
-      setLimitHeaders(c, limit, rejection);
+      for (const [name, value] of Object.entries(limitHeaders(limit, rejection))) {
+        c.header(name, value);
+      }
       c.header('Retry-After', String(retryAfter));
       c.set('code', 'RATE_LIMITED');
       c.set('caller', caller);
       const error = `This API key made its ${limit} requests of the last ${settings.RATE_LIMIT_WINDOW_SECONDS} s allowed on the ${caller.plan} plan; retry in ${retryAfter} s`;
       return c.json({ code: 'RATE_LIMITED', error, message: error }, 429);
     }
-    await next();
-    setLimitHeaders(c, limit, counted);
+    await withAnswerHeaders(c, limitHeaders(limit, counted), next);
   };
 }
 
