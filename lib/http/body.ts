@@ -1,4 +1,5 @@
 import type { HonoRequest } from 'hono';
+import type { Readable } from 'node:stream';
 import { env } from '../config/env';
 
 export class BodyError extends Error {
@@ -23,13 +24,38 @@ export function hasNoBody(req: HonoRequest<string>): boolean {
   );
 }
 
+/** Every chunk of a body whose end the HTTP parser knows (its declared length). */
+async function readAll(incoming: Readable): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  return chunks;
+}
+
+/** The body's chunks, refused (and left unread) once they pass `limit` bytes. */
+async function readUpTo(req: HonoRequest<string>, limit: number): Promise<Uint8Array[]> {
+  const reader = req.raw.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (!reader) return chunks;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return chunks;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new BodyError(`Request body exceeds the limit of ${limit} bytes`, true);
+    }
+    chunks.push(value);
+  }
+}
+
 /**
  * Reads a JSON object body with a size limit, saying exactly what was wrong with it. With
  * `optional`, an empty JSON body reads as `{}` (as no body at all does).
  */
 export async function readJsonBody(
   req: HonoRequest<string>,
-  { optional = false }: { optional?: boolean } = {},
+  { optional = false, incoming }: { optional?: boolean; incoming?: Readable } = {},
 ): Promise<unknown> {
   const type = req.header('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
@@ -43,21 +69,14 @@ export async function readJsonBody(
   if (Number.isFinite(declared) && declared > limit) {
     throw new BodyError(`Request body is ${declared} bytes; the limit is ${limit}`, true);
   }
-  const reader = req.raw.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (reader) {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw new BodyError(`Request body exceeds the limit of ${limit} bytes`, true);
-      }
-      chunks.push(value);
-    }
-  }
+  // A body of a declared length within the limit (the parser ends it there) is read from Node's
+  // request itself: the web stream @hono/node-server would make of it, and the Request around
+  // it, cost about 0.3 ms of every search. Any other is counted as it comes, to refuse it at
+  // the limit.
+  const chunks =
+    incoming && Number.isFinite(declared) && !req.header('transfer-encoding')
+      ? await readAll(incoming)
+      : await readUpTo(req, limit);
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text.trim() && optional) return {};
   if (!text.trim()) throw new BodyError('Request body is empty; a JSON object is required');

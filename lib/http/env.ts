@@ -1,3 +1,4 @@
+import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import type { Logger } from 'pino';
 import type { Caller } from '../auth/keys';
 import type { FailureShape } from './failure';
@@ -16,5 +17,10 @@ export interface ApiVariables {
 }
 
 export interface ApiEnv {
+  /**
+   * Node's request and response, when @hono/node-server serves the app; absent when a test or
+   * another runtime calls the app's fetch without them.
+   */
+  Bindings: Partial<HttpBindings | Http2Bindings> | undefined;
   Variables: ApiVariables;
 }

@@ -70,7 +70,10 @@ function checkPathEncoding(code: ApiCode, url: string): void {
 async function rawBody(c: Context<ApiEnv, string>, spec: InputSchemas): Promise<unknown> {
   if (spec.bodyOptional && hasNoBody(c.req)) return {};
   try {
-    return await readJsonBody(c.req, { optional: spec.bodyOptional });
+    return await readJsonBody(c.req, {
+      optional: spec.bodyOptional,
+      incoming: c.env?.incoming,
+    });
   } catch (err) {
     if (err instanceof BodyError) {
       // Without `Connection: close` a client would send its next request on a connection the

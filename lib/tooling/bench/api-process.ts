@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { serve, type ServerType } from '@hono/node-server';
+import { serve, type Http2Bindings, type HttpBindings, type ServerType } from '@hono/node-server';
 import { closeDatabase, openDatabase, setDatabase, type OpenOptions } from '../../db/client';
 import { buildApi } from '../../http/app';
 
@@ -69,10 +69,11 @@ async function serveUntilStopped(options: OpenOptions): Promise<void> {
   const server: ServerType = await new Promise((resolve) => {
     const s = serve(
       {
-        fetch: async (req: Request) => {
+        // Node's request and response passed on, as the production server's listener does.
+        fetch: async (req: Request, bindings: HttpBindings | Http2Bindings) => {
           running++;
           try {
-            return await app.fetch(req);
+            return await app.fetch(req, bindings);
           } finally {
             if (--running === 0) drained?.();
           }
