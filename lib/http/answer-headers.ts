@@ -1,5 +1,10 @@
 import type { Context, Next } from 'hono';
 
+/** Sets each header on the answer the context is making (before the handler: on the one it makes). */
+export function setHeaders(c: Pick<Context, 'header'>, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+}
+
 /**
  * Runs the rest of the chain with headers that every answer carries. Set before the handler,
  * they ride on the response it makes through the context (`c.json`). Set after, Hono rebuilds
@@ -13,7 +18,7 @@ export async function withAnswerHeaders(
   headers: Record<string, string>,
   next: Next,
 ): Promise<void> {
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  setHeaders(c, headers);
   await next();
   for (const [name, value] of Object.entries(headers)) {
     if (c.res.headers.get(name) !== value) c.header(name, value);

@@ -12,7 +12,7 @@ import { credentialFromHeader } from '../auth/secrets';
 import { readSettings } from '../config/settings';
 import { getDatabase, type Database, type Db } from '../db/client';
 import { rateLimits } from '../db/schema';
-import { withAnswerHeaders } from './answer-headers';
+import { setHeaders, withAnswerHeaders } from './answer-headers';
 import type { ApiEnv } from './env';
 
 /**
@@ -140,9 +140,7 @@ export function rateLimit(): MiddlewareHandler<ApiEnv> {
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(Math.ceil(rejection.msBeforeNext / 1000), 1);
-      for (const [name, value] of Object.entries(limitHeaders(limit, rejection))) {
-        c.header(name, value);
-      }
+      setHeaders(c, limitHeaders(limit, rejection));
       c.header('Retry-After', String(retryAfter));
       c.set('code', 'RATE_LIMITED');
       c.set('caller', caller);
