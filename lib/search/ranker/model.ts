@@ -98,9 +98,9 @@ function treeValues(model: RankerModel & { kind: 'trees' }, features: readonly n
 }
 
 /**
- * One candidate's score alone, as ranking needs it when nothing is explained: the sums of
- * scoreWithRanker in the same order, so the two agree to the bit, without its record of
- * contributions (a search scores every candidate, about 115 across all stores).
+ * One candidate's score: sigmoid(bias + sum of weight * feature [+ the leaves reached]). This is
+ * all ranking needs when nothing is explained (a search scores every candidate, about 115 across
+ * all stores), so it builds no record of contributions.
  */
 export function rankerScore(model: RankerModel, features: readonly number[]): number {
   const weights = weightsInOrder(model);
@@ -114,22 +114,23 @@ export function rankerScore(model: RankerModel, features: readonly number[]): nu
   return sigmoid(margin - model.base + walked.margin);
 }
 
-/** One candidate's score with each feature's share of it (features in FEATURE_NAMES order). */
+/**
+ * One candidate's score (rankerScore) with each feature's share of it (features in FEATURE_NAMES
+ * order), for explain.
+ */
 export function scoreWithRanker(model: RankerModel, features: readonly number[]): RankerScore {
   const contributions: Partial<Record<FeatureName, number>> = {};
   const weights = weightsInOrder(model);
-  let margin = model.kind === 'trees' ? model.base : model.bias;
   FEATURE_NAMES.forEach((name, i) => {
     const weight = weights[i];
-    if (weight === undefined) return;
-    contributions[name] = weight * features[i]!;
-    margin += contributions[name];
+    if (weight !== undefined) contributions[name] = weight * features[i]!;
   });
-  if (model.kind === 'linear') return { score: sigmoid(margin), bias: model.bias, contributions };
+  const score = rankerScore(model, features);
+  if (model.kind === 'linear') return { score, bias: model.bias, contributions };
   const walked = walkTrees(model.base, model.trees, treeValues(model, features), true);
   for (const [f, share] of walked.shares) {
     const name = model.features[f]!;
     contributions[name] = (contributions[name] ?? 0) + share;
   }
-  return { score: sigmoid(margin - model.base + walked.margin), bias: walked.bias, contributions };
+  return { score, bias: walked.bias, contributions };
 }
