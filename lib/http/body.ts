@@ -73,10 +73,18 @@ export async function readJsonBody(
   // request itself: the web stream @hono/node-server would make of it, and the Request around
   // it, cost 0.2 to 0.3 ms of CPU per request. Any other is counted as it comes, to refuse it
   // at the limit.
-  const chunks =
-    incoming && Number.isFinite(declared) && !req.header('transfer-encoding')
-      ? await readAll(incoming)
-      : await readUpTo(req, limit);
+  let chunks: Uint8Array[];
+  try {
+    chunks =
+      incoming && Number.isFinite(declared) && !req.header('transfer-encoding')
+        ? await readAll(incoming)
+        : await readUpTo(req, limit);
+  } catch (err) {
+    if (err instanceof BodyError) throw err;
+    // The client closed the connection before the body's end: its fault, and nobody is left to
+    // answer; as an unhandled error it was logged as the server's own failure.
+    throw new BodyError(`Request body ended early: ${(err as Error).message}`, true);
+  }
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text.trim() && optional) return {};
   if (!text.trim()) throw new BodyError('Request body is empty; a JSON object is required');

@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { env } from '../../config/env';
 import { profiles, shippingAddresses, styles } from '../../db/schema';
 import { usAddress as address } from '../../testing/fixtures/address';
+import { captureLogs } from '../../testing/logs';
 import { startTestServer, type TestServer } from '../../testing/server';
 
 /**
@@ -208,5 +210,41 @@ describe('a body refused before it is read', () => {
     });
     expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_REQUEST']);
     expect(refused.headers.get('connection')).not.toBe('close');
+  });
+});
+
+/**
+ * Found under load: a client that hung up in the middle of its body was logged as the server's
+ * own failure ("unhandled error", level error), once per dropped connection.
+ */
+describe('a client that closes the connection in the middle of its body', () => {
+  it.each([
+    ['of a declared length', { 'content-length': '400' }, '{"name":'],
+    ['chunked', { 'transfer-encoding': 'chunked' }, '8\r\n{"name":\r\n'],
+  ] as const)('%s is logged as a refused request', async (kind, framing, start) => {
+    const logs = captureLogs();
+    try {
+      const requestId = `cut-${kind.replace(/\W/g, '')}-${Date.now()}`;
+      const { hostname, port, pathname } = new URL(`${t.baseUrl}/profiles/create`);
+      const head = Object.entries({
+        host: `${hostname}:${port}`,
+        authorization: dev.key,
+        'content-type': 'application/json',
+        'x-request-id': requestId,
+        ...framing,
+      }).map(([name, value]) => `${name}: ${value}\r\n`);
+      const socket = net.connect(Number(port), hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`POST ${pathname} HTTP/1.1\r\n${head.join('')}\r\n${start}`);
+      // Closed once the request is in: the server has its head and the start of its body.
+      socket.end();
+      socket.destroy();
+      const done = () => logs.lines.find((l) => l.reqId === requestId && l.msg === 'request');
+      await vi.waitFor(() => expect(done()).toBeDefined(), { timeout: 5000 });
+      expect(done()).toMatchObject({ status: 400, code: 'INVALID_REQUEST' });
+      expect(logs.lines.filter((l) => l.reqId === requestId && l.level >= 50)).toEqual([]);
+    } finally {
+      logs.restore();
+    }
   });
 });
