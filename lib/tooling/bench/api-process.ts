@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve, type Http2Bindings, type HttpBindings, type ServerType } from '@hono/node-server';
@@ -12,19 +13,28 @@ import { buildApi } from '../../http/app';
  */
 export interface ApiProcess {
   url: string;
-  /** Stops the server after its running requests and reports its peak RSS in MB. */
+  /**
+   * Stops the server after its running requests and reports its peak RSS in MB: with replicas,
+   * the sum of theirs and their primary's.
+   */
   stop(): Promise<number>;
 }
 
 type FromChild = { url: string } | { rssMb: number } | { error: string };
 
-export function startApiProcess(database: OpenOptions): Promise<ApiProcess> {
+/**
+ * `replicas` above 1 runs that many API processes on one port, as node:cluster shares it
+ * (connections handed out in turn): the app replicas of a server database (README, Scaling
+ * out), on one machine. An embedded database has one owner, so it takes one.
+ */
+export function startApiProcess(database: OpenOptions, replicas = 1): Promise<ApiProcess> {
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     // The bench measures search under load, not the limiter: its (pro) key may send all it can.
     env: {
       ...process.env,
       BENCH_API_DATABASE: JSON.stringify(database),
+      BENCH_API_REPLICAS: String(replicas),
       RATE_LIMIT_PRO: String(Number.MAX_SAFE_INTEGER),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -89,15 +99,59 @@ async function serveUntilStopped(options: OpenOptions): Promise<void> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     if (running > 0) await new Promise<void>((resolve) => (drained = resolve));
     await closeDatabase();
-    process.send!({ rssMb: Math.round(process.resourceUsage().maxRSS / 1024) }, () =>
-      process.exit(0),
-    );
+    process.send!({ rssMb: peakRssMb() }, () => process.exit(0));
   };
   process.once('message', () => void stop());
 }
 
+const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+function replicaMessage(worker: Worker): Promise<FromChild> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number) => reject(new Error(`an API replica exited (${code})`));
+    worker.once('exit', onExit);
+    worker.once('message', (m) => {
+      worker.off('exit', onExit);
+      resolve(m as FromChild);
+    });
+  });
+}
+
+/**
+ * Primary side with replicas: starts them, reports their (shared) URL once all listen, and on
+ * stop gathers their peak RSS, each after its running requests.
+ */
+async function runReplicas(count: number): Promise<void> {
+  const workers = Array.from({ length: count }, () => cluster.fork());
+  const started = await Promise.all(workers.map(replicaMessage));
+  const failed = started.find((m) => 'error' in m);
+  if (failed || !('url' in started[0]!)) {
+    for (const w of workers) w.kill();
+    throw new Error(failed && 'error' in failed ? failed.error : 'a replica sent no URL');
+  }
+  process.send!({ url: started[0].url });
+  process.once('message', () => {
+    void (async () => {
+      const stopped = await Promise.all(
+        workers.map((w) => {
+          const answer = replicaMessage(w);
+          w.send('stop');
+          return answer;
+        }),
+      );
+      const rssMb = stopped.reduce((sum, m) => sum + ('rssMb' in m ? m.rssMb : 0), peakRssMb());
+      process.send!({ rssMb }, () => process.exit(0));
+    })();
+  });
+}
+
 if (process.env.BENCH_API_DATABASE && process.send) {
-  serveUntilStopped(JSON.parse(process.env.BENCH_API_DATABASE) as OpenOptions).catch((err: Error) =>
-    process.send!({ error: err.message }, () => process.exit(1)),
-  );
+  // A bench or test that died without stopping it leaves nobody to answer: go too.
+  process.once('disconnect', () => process.exit(1));
+  const replicas = Number(process.env.BENCH_API_REPLICAS ?? 1);
+  const run =
+    cluster.isPrimary && replicas > 1
+      ? runReplicas(replicas)
+      : serveUntilStopped(JSON.parse(process.env.BENCH_API_DATABASE) as OpenOptions);
+  run.catch((err: Error) => process.send!({ error: err.message }, () => process.exit(1)));
 }

@@ -243,6 +243,12 @@ async function main() {
       path.join(DATASETS, 'wands-queries/query.csv'),
     )
     .option('--seconds <n>', 'duration of each load run', (v) => Number(v), 10)
+    .option(
+      '--api-replicas <n>',
+      'API processes sharing the port (postgres/citus: the app replicas of Scaling out)',
+      (v) => Number(v),
+      1,
+    )
     .option('--data-dir <dir>', 'pglite bench database directory (emptied first)', './data/bench')
     .option(
       '--cache-from <dir>',
@@ -276,6 +282,7 @@ async function main() {
     port: number;
     queries: string;
     seconds: number;
+    apiReplicas: number;
     dataDir: string;
     cacheFrom: string;
     image: boolean;
@@ -292,6 +299,12 @@ async function main() {
     }
   }
   if (!Number.isInteger(opts.stores) || opts.stores < 1) throw new Error('--stores must be >= 1');
+  if (!Number.isInteger(opts.apiReplicas) || opts.apiReplicas < 1) {
+    throw new Error('--api-replicas must be >= 1');
+  }
+  if (opts.apiReplicas > 1 && opts.engine === 'pglite') {
+    throw new Error('--api-replicas needs a server engine: an embedded database has one owner');
+  }
   const queries = readQueries(opts.queries);
   const { records } = await readProductsFile(opts.products);
   const raw = records.slice(0, opts.limit ?? records.length);
@@ -345,7 +358,7 @@ async function main() {
     const { key } = await createKey(db, dev.id);
     // The API runs in a process of its own; an embedded database has one owner at a time.
     await database.close();
-    const api = await startApiProcess(engine.connection());
+    const api = await startApiProcess(engine.connection(), opts.apiReplicas);
     let oneStore;
     let allStores;
     let rssMb;
@@ -363,7 +376,11 @@ async function main() {
     } finally {
       rssMb = await api.stop();
     }
-    console.log(`peak RSS of the API process (with embedded PGlite when pglite): ${rssMb} MB`);
+    console.log(
+      opts.apiReplicas > 1
+        ? `peak RSS of the ${opts.apiReplicas} API processes and their primary, summed: ${rssMb} MB`
+        : `peak RSS of the API process (with embedded PGlite when pglite): ${rssMb} MB`,
+    );
 
     let imageQuery;
     if (opts.image) {
@@ -380,6 +397,7 @@ async function main() {
         engine: opts.engine,
         stores: storeIds.length,
         products,
+        api_replicas: opts.apiReplicas,
         one_store: oneStore,
         all_stores: allStores,
         rss_mb: rssMb,

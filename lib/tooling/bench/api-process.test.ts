@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { startApiProcess, type ApiProcess } from './api-process';
+
+/** The process ids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((d) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [+d] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+let api: ApiProcess | undefined;
+afterAll(async () => {
+  await api?.stop();
+});
+
+describe("the bench's API replicas", () => {
+  it('serves one port from several processes and sums their peak memory on stop', async () => {
+    // An in-memory database per replica: this checks the processes, not what they share.
+    const alone = await startApiProcess({ url: 'memory://' });
+    const aloneMb = await alone.stop();
+    api = await startApiProcess({ url: 'memory://' }, 2);
+    const [primary] = childrenOf(process.pid);
+    expect(childrenOf(primary!)).toHaveLength(2);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        fetch(`${api!.url}/api/health`, { headers: { connection: 'close' } }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(6).fill(200));
+    const rssMb = await api.stop();
+    api = undefined;
+    expect(rssMb).toBeGreaterThan(1.5 * aloneMb);
+    await vi.waitFor(() => expect(childrenOf(process.pid)).toEqual([]));
+  }, 120_000);
+});
