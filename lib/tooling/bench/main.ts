@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Command, Option } from 'commander';
@@ -134,17 +135,70 @@ async function search(url: string, key: string, body: string): Promise<Response>
   });
 }
 
-/** One pass over the queries, which embeds each once (cached afterwards), as a warm service. */
-async function firstPass(url: string, key: string, scope: SearchScopeChoice, queries: string[]) {
-  const started = performance.now();
-  for (let n = 0; n < queries.length; n++) {
-    const res = await search(url, key, searchBody(scope, queries, n));
-    if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
-  }
-  const ms = (performance.now() - started) / queries.length;
-  console.log(
-    `${scope.label.padEnd(10)} first pass (query embedding included): ${ms.toFixed(1)} ms/query`,
+/** A search on the agent's one kept-alive connection, so that it meets that connection's replica. */
+function searchOn(
+  agent: http.Agent,
+  url: string,
+  key: string,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${url}/api/search/products`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: key,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * One pass over the queries on each replica, which embeds each query once and fills each
+ * process's caches, as a warm service. The replicas' connections are opened one after another,
+ * which node:cluster hands to the replicas in turn. The time printed is the first replica's.
+ */
+async function firstPass(
+  url: string,
+  key: string,
+  scope: SearchScopeChoice,
+  queries: string[],
+  replicas: number,
+) {
+  const agents = Array.from(
+    { length: replicas },
+    () => new http.Agent({ keepAlive: true, maxSockets: 1 }),
   );
+  try {
+    let ms = 0;
+    for (const [i, agent] of agents.entries()) {
+      const started = performance.now();
+      for (let n = 0; n < queries.length; n++) {
+        const res = await searchOn(agent, url, key, searchBody(scope, queries, n));
+        if (res.status !== 200) throw new Error(`search answered ${res.status}: ${res.text}`);
+      }
+      if (i === 0) ms = (performance.now() - started) / queries.length;
+    }
+    console.log(
+      `${scope.label.padEnd(10)} first pass (query embedding included): ${ms.toFixed(1)} ms/query`,
+    );
+  } finally {
+    for (const agent of agents) agent.destroy();
+  }
 }
 
 /**
@@ -193,8 +247,9 @@ async function benchScopes(
   scopes: SearchScopeChoice[],
   queries: string[],
   seconds: number,
+  replicas: number,
 ) {
-  for (const scope of scopes) await firstPass(url, key, scope, queries);
+  for (const scope of scopes) await firstPass(url, key, scope, queries, replicas);
   const c1 = await alternatingC1(url, key, scopes, queries, seconds);
   const c8: LoadFigures[] = [];
   for (const scope of scopes) c8.push(await load(url, key, scope, queries, 8, seconds));
@@ -372,6 +427,7 @@ async function main() {
         ],
         queries,
         opts.seconds,
+        opts.apiReplicas,
       );
     } finally {
       rssMb = await api.stop();
