@@ -132,11 +132,15 @@ async function runReplicas(count: number): Promise<void> {
   process.send!({ url: started[0].url });
   process.once('message', () => {
     void (async () => {
+      // Each replica's exit is awaited, so that this process reaps it rather than leave it to init.
       const stopped = await Promise.all(
-        workers.map((w) => {
+        workers.map(async (w) => {
+          const exited = new Promise((resolve) => w.once('exit', resolve));
           const answer = replicaMessage(w);
           w.send('stop');
-          return answer;
+          const last = await answer;
+          await exited;
+          return last;
         }),
       );
       const rssMb = stopped.reduce((sum, m) => sum + ('rssMb' in m ? m.rssMb : 0), peakRssMb());
