@@ -1,4 +1,6 @@
 import type { HonoRequest } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import type { Readable } from 'node:stream';
 import { env } from '../config/env';
 
@@ -55,7 +57,10 @@ async function readUpTo(req: HonoRequest<string>, limit: number): Promise<Uint8A
  */
 export async function readJsonBody(
   req: HonoRequest<string>,
-  { optional = false, incoming }: { optional?: boolean; incoming?: Readable } = {},
+  {
+    optional = false,
+    incoming,
+  }: { optional?: boolean; incoming?: IncomingMessage | Http2ServerRequest } = {},
 ): Promise<unknown> {
   const type = req.header('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
@@ -84,6 +89,11 @@ export async function readJsonBody(
     // The client closed the connection before the body's end: its fault, and nobody is left to
     // answer; as an unhandled error it was logged as the server's own failure.
     throw new BodyError(`Request body ended early: ${(err as Error).message}`, true);
+  }
+  // A connection closed before the handler read its body can end the stream quietly: what came
+  // is only part of the body, which must not be taken for the whole (an empty one creates).
+  if (incoming && !incoming.complete) {
+    throw new BodyError('Request body ended early: the connection closed before its end', true);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (!text.trim() && optional) return {};
