@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,19 @@ export interface ApiProcess {
 
 type FromChild = { url: string } | { rssMb: number } | { error: string };
 
+/** The next message of a child process (or replica), or its exit before sending one. */
+function nextMessage(from: ChildProcess | Worker, name: string): Promise<FromChild> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) =>
+      reject(new Error(`${name} exited (${code}) before answering`));
+    from.once('exit', onExit);
+    from.once('message', (m: unknown) => {
+      from.off('exit', onExit);
+      resolve(m as FromChild);
+    });
+  });
+}
+
 /**
  * `replicas` above 1 runs that many API processes on one port, as node:cluster shares it
  * (connections handed out in turn): the app replicas of a server database (README, Scaling
@@ -39,16 +52,7 @@ export function startApiProcess(database: OpenOptions, replicas = 1): Promise<Ap
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const next = () =>
-    new Promise<FromChild>((resolve, reject) => {
-      const onExit = (code: number | null) =>
-        reject(new Error(`the bench's API process exited (${code}) before answering`));
-      child.once('exit', onExit);
-      child.once('message', (m) => {
-        child.off('exit', onExit);
-        resolve(m as FromChild);
-      });
-    });
+  const next = () => nextMessage(child, "the bench's API process");
   return next().then((first) => {
     if (!('url' in first)) {
       child.kill();
@@ -106,24 +110,13 @@ async function serveUntilStopped(options: OpenOptions): Promise<void> {
 
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
-function replicaMessage(worker: Worker): Promise<FromChild> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number) => reject(new Error(`an API replica exited (${code})`));
-    worker.once('exit', onExit);
-    worker.once('message', (m) => {
-      worker.off('exit', onExit);
-      resolve(m as FromChild);
-    });
-  });
-}
-
 /**
  * Primary side with replicas: starts them, reports their (shared) URL once all listen, and on
  * stop gathers their peak RSS, each after its running requests.
  */
 async function runReplicas(count: number): Promise<void> {
   const workers = Array.from({ length: count }, () => cluster.fork());
-  const started = await Promise.all(workers.map(replicaMessage));
+  const started = await Promise.all(workers.map((w) => nextMessage(w, 'an API replica')));
   const failed = started.find((m) => 'error' in m);
   if (failed || !('url' in started[0]!)) {
     for (const w of workers) w.kill();
@@ -136,7 +129,7 @@ async function runReplicas(count: number): Promise<void> {
       const stopped = await Promise.all(
         workers.map(async (w) => {
           const exited = new Promise((resolve) => w.once('exit', resolve));
-          const answer = replicaMessage(w);
+          const answer = nextMessage(w, 'an API replica');
           w.send('stop');
           const last = await answer;
           await exited;
