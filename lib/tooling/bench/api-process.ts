@@ -64,7 +64,10 @@ export function startApiProcess(database: OpenOptions, replicas = 1): Promise<Ap
         const answer = next();
         child.send('stop');
         const last = await answer;
-        if (!('rssMb' in last)) throw new Error('the API process did not report its memory');
+        if (!('rssMb' in last)) {
+          const why = 'error' in last ? `: ${last.error}` : '';
+          throw new Error(`the API process did not report its memory${why}`);
+        }
         return last.rssMb;
       },
     };
@@ -136,8 +139,12 @@ async function runReplicas(count: number): Promise<void> {
           return last;
         }),
       );
-      const rssMb = stopped.reduce((sum, m) => sum + ('rssMb' in m ? m.rssMb : 0), peakRssMb());
-      process.send!({ rssMb }, () => process.exit(0));
+      // A replica that reports no memory is passed on as such, not counted as none.
+      const peaks = stopped.map((m) => ('rssMb' in m ? m.rssMb : undefined));
+      const answer = peaks.includes(undefined)
+        ? { error: 'an API replica did not report its memory' }
+        : { rssMb: peaks.reduce((sum: number, mb) => sum + mb!, peakRssMb()) };
+      process.send!(answer, () => process.exit(0));
     })();
   });
 }
