@@ -1,27 +1,22 @@
 import type { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { MiddlewareHandler } from 'hono';
-import {
-  RateLimiterDrizzle,
-  RateLimiterMemory,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { authenticate, hashKey, type Caller, type Plan } from '../auth/keys';
 import { credentialFromHeader } from '../auth/secrets';
 import { readSettings } from '../config/settings';
 import { getDatabase, type Database, type Db } from '../db/client';
-import { rateLimits } from '../db/schema';
 import { setHeaders, withAnswerHeaders } from './answer-headers';
+import { PreparedDrizzleLimiter } from './rate-limit-store';
 import type { ApiEnv } from './env';
 
 /**
  * Per-key request limits by plan: a fixed window per API key, counted in the database
- * (rate-limiter-flexible's Drizzle store: one atomic upsert per request) so that every replica
- * on the database shares one count. Once a key is over its limit, this process answers its
- * requests from memory until the window ends, so a flood costs no database round trip; when
- * the database cannot count, each process counts alone in memory. Embedded PGlite counts in the
- * memory of its one process (limiterFor).
+ * (rate-limiter-flexible's Drizzle store, its upsert prepared: rate-limit-store.ts) so that
+ * every replica on the database shares one count. Once a key is over its limit, this process
+ * answers its requests from memory until the window ends, so a flood costs no database round
+ * trip; when the database cannot count, each process counts alone in memory. Embedded PGlite
+ * counts in the memory of its one process (limiterFor).
  */
 
 const schema = z.object({
@@ -77,9 +72,8 @@ function limiterFor(database: Database, points: number, duration: number): RateL
   if (database.kind === 'pglite') {
     return new RateLimiterMemory({ keyPrefix: 'api', points, duration });
   }
-  return new RateLimiterDrizzle({
+  return new PreparedDrizzleLimiter({
     storeClient: database.db,
-    schema: rateLimits,
     keyPrefix: 'api',
     points,
     duration,
