@@ -29,7 +29,10 @@ export function pickLexicalCandidates(
   const excluded = new Set(excludedStores);
   const open = lists.map((list) => list.stores.map((s) => !excluded.has(s)));
   const weights = lex.terms.map((t) => t.weight);
-  const room = lists.reduce((n, list) => n + list.productIds.length, 0);
+  // The postings the SQL read of each term returns: those that reach its floor when the list
+  // holds all of them (best), else every one it holds.
+  const read = lists.map((list) => list.best ?? list);
+  const room = read.reduce((n, list) => n + list.productIds.length, 0);
   const product = new Float64Array(room);
   const store: string[] = [];
   const bm25 = new Float64Array(room);
@@ -40,16 +43,16 @@ export function pickLexicalCandidates(
   const next = lists.map(() => 0);
   for (;;) {
     let id = Infinity;
-    for (let t = 0; t < lists.length; t++) {
-      const ids = lists[t]!.productIds;
+    for (let t = 0; t < read.length; t++) {
+      const ids = read[t]!.productIds;
       if (next[t]! < ids.length && ids[next[t]!]! < id) id = ids[next[t]!]!;
     }
     if (id === Infinity) break;
     let sum = 0;
     let weight = 0;
     let from: string | undefined;
-    for (let t = 0; t < lists.length; t++) {
-      const list = lists[t]!;
+    for (let t = 0; t < read.length; t++) {
+      const list = read[t]!;
       const k = next[t]!;
       if (list.productIds[k] !== id) continue;
       next[t] = k + 1;
@@ -57,7 +60,7 @@ export function pickLexicalCandidates(
       if (!open[t]![s]) continue;
       sum += weights[t]! * list.impacts[k]!;
       weight += weights[t]!;
-      from = list.stores[s]!;
+      from = lists[t]!.stores[s]!;
     }
     if (from === undefined) continue;
     product[count] = id;

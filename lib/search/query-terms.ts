@@ -16,6 +16,11 @@ export interface QueryTerm {
   /** Where an all-stores search starts reading its postings (term-floors.ts); none: all of them. */
   floor?: number;
   /**
+   * For a term with a floor, how many products hold it: few enough, and the postings cache holds
+   * all of them (term-postings-cache.ts).
+   */
+  df?: number;
+  /**
    * The term's version in search_terms when the query was read, which keys its cached postings
    * (term-postings-cache.ts); absent for a term that did not come from the index.
    */
@@ -65,7 +70,7 @@ interface Statistics {
   totalLen: number;
   df: Map<string, number>;
   /** Each known term's floor and version as search_terms holds them. */
-  held: Map<string, { floor: number | null; version: number }>;
+  held: Map<string, { df: number; floor: number | null; version: number }>;
 }
 
 /**
@@ -105,7 +110,7 @@ async function readStatistics(db: Db, terms: string[]): Promise<Statistics> {
     docCount: Number(row?.doc_count ?? 0),
     totalLen: Number(row?.total_len ?? 0),
     df: new Map(dfs.map(([term, df]) => [term, df])),
-    held: new Map(dfs.map(([term, , floor, version]) => [term, { floor, version }])),
+    held: new Map(dfs.map(([term, df, floor, version]) => [term, { df, floor, version }])),
   };
 }
 
@@ -258,16 +263,16 @@ async function gluedParts(db: Db, term: string): Promise<SpellingCandidate[]> {
   return best;
 }
 
-/** A query term as the index holds it: its floor, if any, and its version. */
+/** A query term as the index holds it: its floor and df, if it has a floor, and its version. */
 function indexedTerm(
   term: string,
   weight: number,
-  held: { floor?: number | null; version: number | string },
+  held: { df: number | string; floor?: number | null; version: number | string },
 ): QueryTerm {
   const version = Number(held.version);
   return held.floor === null || held.floor === undefined
     ? { term, weight, version }
-    : { term, weight, floor: Number(held.floor), version };
+    : { term, weight, floor: Number(held.floor), df: Number(held.df), version };
 }
 
 /**

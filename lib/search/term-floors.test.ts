@@ -8,10 +8,11 @@ import type { TestServer } from '../testing/server';
 import { madeUpWord } from '../testing/unique';
 import { startOwnTestServer } from '../testing/own-database';
 import { planAvoidingScans } from '../testing/plan';
-import { resolveQueryTerms } from './query-terms';
+import { resolveQueryTerms, type QueryTerm } from './query-terms';
 import { FLOORS_READ, TERM_POSTINGS_READ } from './term-floors';
 import { embedTextsCached } from './cached-embeddings';
 import { retrieveCandidates, type Candidate } from './retrieve';
+import { termPostings, WHOLE_TERM_MAX } from './term-postings-cache';
 import { textEmbedder } from '../embeddings';
 import { resetEnvCache } from '../config/env';
 
@@ -143,15 +144,24 @@ describe('term floors', () => {
   it('give an all-stores search from cached postings the candidates and scores of the SQL read', async () => {
     const db = t.database.db;
     const [common, rare] = [madeUpWord(), madeUpWord()];
-    // `common` and `gadget` get floors (the cache then holds their best postings only, and the
-    // statement reads the candidates' others); `rare` does not (the cache holds all of them).
+    // `common` and `gadget` get floors; `rare` does not. The cache holds all the postings of each
+    // (the floored terms are held by fewer than WHOLE_TERM_MAX products), and the pick reads only
+    // those that reach a floor. A floored term held by more keeps only its best postings there,
+    // and the statement reads the candidates' others: `moreCommon` makes these terms count as such.
     await syncStore(db, holding(common, 2050, 7_400_000, ' gadget'));
     await syncStore(db, holding(`${common} ${rare}`, 20, 7_500_000));
     const provider = textEmbedder();
-    const retrieve = async (text: string, cacheMb: number): Promise<Candidate[]> => {
+    const moreCommon = (term: QueryTerm): QueryTerm =>
+      term.floor === undefined ? term : { ...term, df: WHOLE_TERM_MAX + 1 };
+    const retrieve = async (
+      text: string,
+      cacheMb: number,
+      asHeld: (term: QueryTerm) => QueryTerm = (term) => term,
+    ): Promise<Candidate[]> => {
       process.env.POSTINGS_CACHE_MB = String(cacheMb);
       resetEnvCache();
-      const lexical = await resolveQueryTerms(db, text);
+      const resolved = await resolveQueryTerms(db, text);
+      const lexical = { ...resolved, terms: resolved.terms.map(asHeld) };
       const [vector] = (await embedTextsCached(db, provider, [text])).vectors;
       const found = await retrieveCandidates(db, {
         scope: { excludeStoreIds: [] },
@@ -165,10 +175,24 @@ describe('term floors', () => {
     try {
       for (const text of [`${common} ${rare}`, `${rare} gadget ${common}`, `${common} gadget`]) {
         const terms = (await resolveQueryTerms(db, text)).terms;
-        expect(terms.filter((term) => term.floor !== undefined).length).toBeGreaterThan(0);
+        const floored = terms.filter((term) => term.floor !== undefined);
+        expect(floored.length).toBeGreaterThan(0);
         const fromSql = await retrieve(text, 0);
         expect(await retrieve(text, 64), text).toEqual(fromSql);
+        expect(await retrieve(text, 64, moreCommon), `${text}, best postings held`).toEqual(
+          fromSql,
+        );
         expect(fromSql.length).toBeGreaterThanOrEqual(100);
+
+        // Held whole: every posting, and apart those that reach the floor.
+        const lists = (await termPostings(db, floored))!;
+        for (const [i, term] of floored.entries()) {
+          expect(lists[i]!.complete).toBe(true);
+          expect(lists[i]!.productIds.length).toBe(term.df);
+          expect(lists[i]!.best!.productIds.length).toBe(
+            await postingsReaching(db, term.term, term.floor!),
+          );
+        }
       }
     } finally {
       delete process.env.POSTINGS_CACHE_MB;

@@ -8,20 +8,29 @@ import type { QueryTerm } from './query-terms';
 import { aboveFloor } from './term-floors';
 
 /**
- * The postings an all-stores search reads for one term (its best ones, from its floor up, or all
- * of them), across every store, in product id order: the distinct stores once, each posting as an
- * index into them. Numbers are 4-byte floats, as the database stores them, so that sums and
- * scores match its own to the bit.
+ * The postings an all-stores search reads for one term (all of them, or its best ones, from its
+ * floor up, when it has one and too many), across every store, in product id order: the distinct
+ * stores once, each posting as an index into them. Numbers are 4-byte floats, as the database
+ * stores them, so that sums and scores match its own to the bit.
  */
-export interface TermPostings {
-  /** No floor: every posting of the term, so a product missing here does not hold it. */
+export interface TermPostings extends PickedPostings {
+  /** Every posting of the term, so a product missing here does not hold it. */
   complete: boolean;
+  /**
+   * For a term with a floor held whole (complete), the postings that reach the floor, in the
+   * same order and form: the ones the lexical pick reads. Absent when it reads them all.
+   */
+  best?: PickedPostings;
   stores: string[];
+  tf: Float32Array;
+  docLen: Float32Array;
+}
+
+/** What the lexical pick reads of a posting: its store (an index into stores), product, impact. */
+export interface PickedPostings {
   storeOf: Uint32Array;
   productIds: Float64Array;
   impacts: Float32Array;
-  tf: Float32Array;
-  docLen: Float32Array;
 }
 
 /** Where the product's posting is in the list, or -1 (binary search on the product ids). */
@@ -54,9 +63,27 @@ export function newTermVersion(): number {
  */
 const ENTRY_TTL_MS = 60_000;
 
+/**
+ * A term with a floor held by at most this many products is cached whole, its postings below the
+ * floor included: the scoring of the candidates then finds all of theirs here, and the search's
+ * statement reads none. Held as its best postings only, the statement read the candidates'
+ * postings of the term, one primary key probe per candidate: about a third of the statement's time
+ * on PostgreSQL and PGlite (README, Product search). At 24 bytes a posting and 16 more
+ * for each of the best, an entry is at most about 0.6 MB with its stores; a more common term (at
+ * 10M products, some hold millions) keeps only its best.
+ */
+export const WHOLE_TERM_MAX = 20_000;
+
+/** Whether the cache holds every posting of the term, or only those reaching its floor. */
+const heldWhole = (term: QueryTerm) =>
+  term.floor === undefined || (term.df !== undefined && term.df <= WHOLE_TERM_MAX);
+
 function approximateBytes(entry: TermPostings): number {
   return (
-    256 + 24 * entry.productIds.length + entry.stores.reduce((n, s) => n + 48 + 2 * s.length, 0)
+    256 +
+    24 * entry.productIds.length +
+    16 * (entry.best?.productIds.length ?? 0) +
+    entry.stores.reduce((n, s) => n + 48 + 2 * s.length, 0)
   );
 }
 
@@ -84,21 +111,41 @@ export function clearTermPostingsCache(): void {
   cache = undefined;
 }
 
-/** A term's entry is valid for the version and floor the search read with the query's statistics. */
+/**
+ * A term's entry is valid for the version and floor the search read with the query's statistics,
+ * held whole (its best postings then depend on the floor) or from the floor up.
+ */
 function keyOf(term: QueryTerm): string {
-  return `${term.term}\u0000${term.version}\u0000${term.floor ?? ''}`;
+  return `${term.term}\u0000${term.version}\u0000${term.floor ?? ''}\u0000${heldWhole(term)}`;
 }
 
-/** The read an all-stores search makes of one term (retrieve.ts termRead, across stores). */
+/** One term's postings: all of them, or those reaching its floor (retrieve.ts termRead). */
 function termRead(term: QueryTerm, i: number) {
+  const floor = heldWhole(term) ? undefined : term.floor;
   return sql`SELECT ${i}::int AS i, sp.store_id, sp.product_id, sp.impact, sp.tf, sp.doc_len
-    FROM search_postings sp WHERE sp.term = ${term.term} AND ${aboveFloor(term.floor, 'sp')}`;
+    FROM search_postings sp WHERE sp.term = ${term.term} AND ${aboveFloor(floor, 'sp')}`;
+}
+
+/**
+ * The postings that reach the floor, compared as the database compares them (aboveFloor: a
+ * 4-byte float impact against the floor as a 4-byte float).
+ */
+function reaching(entry: TermPostings, floor: number): PickedPostings {
+  const at = Math.fround(floor);
+  const kept: number[] = [];
+  for (let k = 0; k < entry.impacts.length; k++) if (entry.impacts[k]! >= at) kept.push(k);
+  return {
+    storeOf: Uint32Array.from(kept, (k) => entry.storeOf[k]!),
+    productIds: Float64Array.from(kept, (k) => entry.productIds[k]!),
+    impacts: Float32Array.from(kept, (k) => entry.impacts[k]!),
+  };
 }
 
 /** A posting as the load packs it: store id, product id, impact, tf, document length. */
 type PackedPosting = [string, number | string, number, number, number];
 
-function toPostings(packed: PackedPosting[], complete: boolean): TermPostings {
+function toPostings(packed: PackedPosting[], term: QueryTerm): TermPostings {
+  const complete = heldWhole(term);
   const stores: string[] = [];
   const storeIndex = new Map<string, number>();
   const entry: TermPostings = {
@@ -122,6 +169,7 @@ function toPostings(packed: PackedPosting[], complete: boolean): TermPostings {
     entry.tf[k] = tf;
     entry.docLen[k] = docLen;
   });
+  if (complete && term.floor !== undefined) entry.best = reaching(entry, term.floor);
   return entry;
 }
 
@@ -150,7 +198,7 @@ export async function termPostings(
       rows.map((r) => [Number(r.i), JSON.parse(r.postings) as PackedPosting[]]),
     );
     for (const i of missing) {
-      const entry = toPostings(packed.get(i) ?? [], terms[i]!.floor === undefined);
+      const entry = toPostings(packed.get(i) ?? [], terms[i]!);
       held.set(keyOf(terms[i]!), entry);
       found[i] = entry;
     }
