@@ -69,7 +69,7 @@ interface Statistics {
   docCount: number;
   totalLen: number;
   df: Map<string, number>;
-  /** Each known term's floor and version as search_terms holds them. */
+  /** Each known term's df, floor and version as search_terms holds them. */
   held: Map<string, { df: number; floor: number | null; version: number }>;
 }
 
