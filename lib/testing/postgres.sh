@@ -71,7 +71,16 @@ trap 'exit 129' HUP
 echo "starting $label on 127.0.0.1:$port in $dir" >&2
 started=$SECONDS
 if [ "$mode" = citus ]; then args=(citus "$dir" "$port" 2); else args=(start "$dir" "$port"); fi
-url=$(bash "$pg" "${args[@]}" | tail -n 1) || { echo "$pg ${args[*]} failed" >&2; exit 1; }
+# The cleanup removes the data directories, and with them the servers' logs: a failed start shows
+# their ends first, where the reason is.
+start_failed() {
+  echo "$pg ${args[*]} failed" >&2
+  for log in "$dir"/node-*/server.log; do
+    [ -f "$log" ] && { echo "── ${log#"$dir"/}" >&2; tail -n 20 "$log" >&2; }
+  done
+  exit 1
+}
+url=$(bash "$pg" "${args[@]}" | tail -n 1) || start_failed
 echo "$url is up after $((SECONDS - started)) s" >&2
 
 # In the background, so a signal runs the trap at once instead of after the tests end.
