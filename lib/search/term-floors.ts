@@ -43,12 +43,17 @@ export async function readFloors(db: Db): Promise<Map<string, number>> {
 }
 
 /**
- * Whether a posting of this impact reaches the term's floor, compared as the database compares
- * them: impacts and floors are stored as 4-byte floats.
+ * Whether a posting of this impact reaches a floor, compared as the database compares them:
+ * impacts and floors are stored as 4-byte floats.
  */
+export function atOrAboveFloor(impact: number, floor: number): boolean {
+  return Math.fround(impact) >= Math.fround(floor);
+}
+
+/** Whether a posting of this impact reaches the term's floor, if the term has one. */
 export function reachesFloor(floors: Map<string, number>, term: string, impact: number): boolean {
   const floor = floors.get(term);
-  return floor !== undefined && Math.fround(impact) >= Math.fround(floor);
+  return floor !== undefined && atOrAboveFloor(impact, floor);
 }
 
 /** The same test in SQL, for a posting row (alias.term, alias.impact). */

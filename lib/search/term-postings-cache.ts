@@ -5,7 +5,7 @@ import { env } from '../config/env';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import type { QueryTerm } from './query-terms';
-import { aboveFloor } from './term-floors';
+import { aboveFloor, atOrAboveFloor } from './term-floors';
 
 /**
  * The postings an all-stores search reads for one term (all of them, or its best ones, from its
@@ -126,14 +126,12 @@ function termRead(term: QueryTerm, i: number) {
     FROM search_postings sp WHERE sp.term = ${term.term} AND ${aboveFloor(floor, 'sp')}`;
 }
 
-/**
- * The postings that reach the floor, compared as the database compares them (aboveFloor: a
- * 4-byte float impact against the floor as a 4-byte float).
- */
+/** The postings that reach the floor, as the database's read (aboveFloor) finds them. */
 function reaching(entry: TermPostings, floor: number): PickedPostings {
-  const at = Math.fround(floor);
   const kept: number[] = [];
-  for (let k = 0; k < entry.impacts.length; k++) if (entry.impacts[k]! >= at) kept.push(k);
+  for (let k = 0; k < entry.impacts.length; k++) {
+    if (atOrAboveFloor(entry.impacts[k]!, floor)) kept.push(k);
+  }
   return {
     storeOf: Uint32Array.from(kept, (k) => entry.storeOf[k]!),
     productIds: Float64Array.from(kept, (k) => entry.productIds[k]!),
