@@ -68,7 +68,6 @@ function allowedEdits(term: string): number {
 interface Statistics {
   docCount: number;
   totalLen: number;
-  df: Map<string, number>;
   /** Each known term's df, floor and version as search_terms holds them. */
   held: Map<string, { df: number; floor: number | null; version: number }>;
 }
@@ -109,7 +108,6 @@ async function readStatistics(db: Db, terms: string[]): Promise<Statistics> {
   return {
     docCount: Number(row?.doc_count ?? 0),
     totalLen: Number(row?.total_len ?? 0),
-    df: new Map(dfs.map(([term, df]) => [term, df])),
     held: new Map(dfs.map(([term, df, floor, version]) => [term, { df, floor, version }])),
   };
 }
@@ -285,7 +283,7 @@ function indexedTerm(
 export async function resolveQueryTerms(db: Db, text: string): Promise<LexicalQuery> {
   const typed = queryTerms(text);
   const stats = await readStatistics(db, vocabularyLookups(typed));
-  const dfOf = (term: string) => stats.df.get(term) ?? 0;
+  const dfOf = (term: string) => stats.held.get(term)?.df ?? 0;
   const docCount = Math.max(stats.docCount, 1);
   const terms: QueryTerm[] = [];
   let idfTotal = 0;
