@@ -103,9 +103,10 @@ export function productRowsQuery(keys: ProductKey[], filters: CandidateFilters =
 
 /**
  * The products with the variants that pass the filters (all of them without filters), by row id.
- * No keys, no statement: a one-store search finds nothing in most small stores, and the empty
- * read was a round trip, and on PGlite it also shared one prepared statement (and its generic
- * plan) with the reads of ten products from ten stores, which it made about twice as slow.
+ * No keys, no statement: a one-store search finds nothing in most small stores. Its empty read
+ * was a round trip (on Citus to every shard: it named no store), and it ran the prepared statement
+ * of ten products from ten stores, whose plan choice it spoiled: on PGlite that read took twice
+ * as long.
  */
 export async function loadProducts(
   db: Db,
