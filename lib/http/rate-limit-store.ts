@@ -22,7 +22,7 @@ interface Counted {
  * rate-limiter-flexible's Drizzle store, with the method every counted request runs, `_upsert`
  * (the one a store implements, RateLimiterStoreAbstract), as one fixed statement prepared on
  * each connection. The library builds it with Drizzle's insert builder on every request, which
- * was about a fifth of the API's CPU for a request that does little else (README, Speed), and
+ * was about a fifth of the API's CPU for a request that does little else (docs/bench-log.md), and
  * the server parsed and planned it anew each time. The table and the arithmetic are the
  * library's: a window that has ended starts again at these points, one that has not adds them.
  */

@@ -419,7 +419,7 @@ interface CachedLexical {
  * An all-stores search's lexical candidates picked from the cached postings of its terms, when
  * it can take them from there: no variant filter (which SQL applies before the cut) and the cache
  * on. Summing a few thousand postings per term in the database was the largest part of an
- * all-stores search on the embedded engine (README, Speed).
+ * all-stores search on the embedded engine (docs/bench-log.md).
  */
 async function cachedCandidates(
   db: Db,

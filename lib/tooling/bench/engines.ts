@@ -14,7 +14,7 @@ const CITUS_WORKERS = 2;
  * worker. Every shard is a task of each step of an all-stores search (an HNSW walk, a plan on the
  * worker, a round trip), and on two workers sharing two cores more tasks only queue: at 1,000
  * stores the all-stores p50 was 58 to 63 ms with 8 shards, 52 with 4 and 35 to 40 with 2
- * (README, Speed).
+ * (docs/bench-log.md).
  */
 const CITUS_SHARDS = CITUS_WORKERS;
 

@@ -210,7 +210,7 @@ async function alternatingC1(
   const end = performance.now() + seconds * 1000 * scopes.length;
   // node:http on one kept-alive connection, as autocannon at c=8: the client shares the cores
   // and its time is in every response time, and fetch's took 1.3 to 3 ms more per search, more
-  // for the larger all-stores answers (README, Speed).
+  // for the larger all-stores answers (docs/bench-log.md).
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
     for (let n = 0; performance.now() < end; n++) {
