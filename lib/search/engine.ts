@@ -57,7 +57,7 @@ export interface Gathered {
  * availability preference still have enough to choose from. A page of up to 10 takes 15
  * neighbours: on both dev halves its top 10 (NDCG@10, MRR) was the same with 15 as with 25 or
  * 200, and a walk of 15 ends within hnsw.ef_search (20). A larger page takes twice its size,
- * since one and a half times lost Recall@100 (README, Relevance).
+ * since one and a half times lost Recall@100 (docs/relevance-log.md).
  */
 function candidateCounts(limit: number) {
   return { lexical: Math.max(100, limit * 3), vector: limit <= 10 ? 15 : limit * 2 };

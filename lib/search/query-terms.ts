@@ -140,7 +140,7 @@ export function vocabularyLookups(typed: string[]): string[] {
  * - two adjacent words are joined when the catalogue knows the joined word and not one of the
  *   parts ("cordl ess" -> "cordless"; "dish washer" stays two words when both are known).
  * Words still unknown are left for spelling correction. Splitting an unknown glued word in two
- * known ones was measured too and lost on every metric (README, Relevance), so it is not done.
+ * known ones was measured too and lost on every metric (docs/relevance-log.md), so it is not done.
  */
 export function rewriteTerms(typed: string[], df: (term: string) => number): string[] {
   const out: string[] = [];

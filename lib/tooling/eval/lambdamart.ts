@@ -31,7 +31,7 @@ export interface TreeOptions {
   validationEvery: number;
 }
 
-/** The settings that held out best on dev half a (README, Relevance). */
+/** The settings that held out best on dev half a (docs/relevance-log.md). */
 export const DEFAULT_TREE_OPTIONS: TreeOptions = {
   trees: 250,
   learningRate: 0.05,
