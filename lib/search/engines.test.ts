@@ -1,12 +1,20 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
-import { explainPlan, isCitus } from '../testing/plan';
+import { isCitus } from '../db/citus';
+import { explainPlan } from '../testing/plan';
 import { startTestServer, type TestServer } from '../testing/server';
 import { resolveQueryTerms } from './query-terms';
 import { productRowsQuery } from './product-results';
 import { textEmbedder } from '../embeddings';
-import { retrievalQuery, type QueryVectorForm } from './retrieve';
+import {
+  neighboursQuery,
+  retrievalQuery,
+  retrieveCandidates,
+  type QueryVectorForm,
+  type RetrievalRequest,
+} from './retrieve';
+import { termPostings } from './term-postings-cache';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
 import type { FixtureProduct } from '../testing/fixtures/admin-product';
 
@@ -125,6 +133,39 @@ describe('one ranking on every engine', () => {
   });
 });
 
+describe('the neighbours read apart (as on Citus)', () => {
+  it('gives the candidates and signals of the one statement', async () => {
+    const db = t.database.db;
+    const words = 'zorbik quellan lumtrax';
+    const provider = textEmbedder();
+    const [vector] = await provider.embedTexts([words]);
+    const lexical = await resolveQueryTerms(db, words);
+    // The neighbours are read apart only when the lexical candidates come from the cache.
+    expect(await termPostings(db, lexical.terms)).toBeDefined();
+    const ours = new Set(stores.map((s) => s.id));
+    const all = await queryRows<{ id: string }>(db, sql`SELECT id FROM stores`);
+    const req: RetrievalRequest = {
+      // This file's stores only: rows other suites left may hold equal vectors, whose order at
+      // the neighbours' cut is arbitrary in either form.
+      scope: { excludeStoreIds: all.map((r) => r.id).filter((id) => !ours.has(id)) },
+      lexical,
+      text: { modelId: provider.modelId, dimensions: provider.dimensions, vector: vector! },
+      style: vector,
+      lexicalCandidates: 100,
+      // Every product in scope, so that those no query word names come in as neighbours.
+      vectorCandidates: stores.flatMap((s) => s.productIds).length,
+    };
+    const byId = (a: { productId: number }, b: { productId: number }) => a.productId - b.productId;
+    const inOne = (await retrieveCandidates(db, req, { neighboursApart: false })).sort(byId);
+    const apart = (await retrieveCandidates(db, req, { neighboursApart: true })).sort(byId);
+    expect(apart).toEqual(inOne);
+    // The products no query word names came in as neighbours, with their cosines.
+    const unmatched = inOne.filter((c) => c.matched.length === 0);
+    expect(unmatched.length).toBeGreaterThan(0);
+    for (const c of unmatched) expect(c.textCosine).toEqual(expect.any(Number));
+  });
+});
+
 describe('Citus layout', () => {
   it('distributes the catalogue by store, co-located, and routes a one-store search and its rows to one shard', async (ctx) => {
     if (!(await isCitus(t.database.db))) ctx.skip();
@@ -186,6 +227,21 @@ describe('Citus layout', () => {
       return found?.length ?? 0;
     };
     expect(await subplans('inline')).toBe((await subplans('shared')) - 1);
+
+    // Read apart, neither the neighbours nor the candidates' rows wait for a coordinator step.
+    const req = { scope: { excludeStoreIds: [] }, lexical, lexicalCandidates: 100 };
+    const apart = [
+      neighboursQuery({ ...req, vectorCandidates: 25 }, 'text', text),
+      retrievalQuery(
+        { ...req, text, vectorCandidates: 25 },
+        { candidates: { storeIds: [stores[0]!.id], productIds: [stores[0]!.productIds[0]!] } },
+      ),
+    ];
+    for (const statement of apart) {
+      const plan = await explainPlan(db, statement);
+      expect(Number(/Task Count: (\d+)/.exec(plan)?.[1])).toBeGreaterThan(1);
+      expect(plan).not.toMatch(/Distributed Subplan/);
+    }
 
     // The rows of results from one store are read from its shard alone.
     const rows = await explainPlan(

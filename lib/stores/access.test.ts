@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
-import { genericPlanAvoidingScans, isCitus, planAvoidingScans } from '../testing/plan';
+import { isCitus } from '../db/citus';
+import { genericPlanAvoidingScans, planAvoidingScans } from '../testing/plan';
 import { startTestServer, type TestServer } from '../testing/server';
 import { closedStoreIds, closedStoresQuery } from './access';
 

@@ -79,12 +79,3 @@ export async function genericPlanRuns(db: Db, statement: SQL, runs: number): Pro
     return row!.n;
   });
 }
-
-/** Whether the database is a Citus coordinator, whose plans name tasks and shards. */
-export async function isCitus(db: Db): Promise<boolean> {
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'citus'`,
-  );
-  return row!.n > 0;
-}
