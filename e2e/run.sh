@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash e2e/ensure-chromium.sh
 
-listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+. lib/testing/listening.sh
 if [ -z "${E2E_APP_PORT:-}" ] && [ -z "${E2E_SIM_PORT:-}" ]; then
   for _ in $(seq 50); do
     app=$((20000 + RANDOM % 5000 * 2))

@@ -28,7 +28,7 @@ if [ "$(id -u)" != 0 ]; then
   exit 1
 fi
 
-listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+. lib/testing/listening.sh
 range_free() {
   for p in $(seq "$1" $(($1 + ports - 1))); do
     if listening "$p"; then return 1; fi
