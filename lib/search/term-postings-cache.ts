@@ -68,9 +68,9 @@ const ENTRY_TTL_MS = 60_000;
  * floor included: the scoring of the candidates then finds all of theirs here, and the search's
  * statement reads none. Held as its best postings only, the statement read the candidates'
  * postings of the term, one primary key probe per candidate: about a third of the statement's
- * time on PostgreSQL and PGlite (README, Product search). At 24 bytes a posting and 16 more for
- * each of the best, an entry is at most about 0.6 MB with its stores; a more common term (at 10M
- * products, some hold millions) keeps only its best.
+ * time on PostgreSQL and PGlite (docs/search.md, Product search). At 24 bytes a posting and 16
+ * more for each of the best, an entry is at most about 0.6 MB with its stores; a more common term
+ * (at 10M products, some hold millions) keeps only its best.
  */
 export const WHOLE_TERM_MAX = 20_000;
 

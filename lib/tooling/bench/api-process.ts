@@ -37,8 +37,8 @@ function nextMessage(from: ChildProcess | Worker, name: string): Promise<FromChi
 
 /**
  * `replicas` above 1 runs that many API processes on one port, as node:cluster shares it
- * (connections handed out in turn): the app replicas of a server database (README, Scaling
- * out), on one machine. An embedded database has one owner, so it takes one.
+ * (connections handed out in turn): the app replicas of a server database (docs/operations.md,
+ * Scaling out), on one machine. An embedded database has one owner, so it takes one.
  */
 export function startApiProcess(database: OpenOptions, replicas = 1): Promise<ApiProcess> {
   const child = fork(fileURLToPath(import.meta.url), [], {
