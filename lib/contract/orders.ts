@@ -76,6 +76,7 @@ export const buyResponse = z
 export type BuyResponse = z.output<typeof buyResponse>;
 
 export const ORDER_STATUSES = ['pending', 'created', 'failed'] as const;
+export const ORDER_SOURCES = ['api', 'mcp', 'ucp', 'dashboard'] as const;
 
 export const orderLine = z
   .object({
@@ -95,8 +96,15 @@ export type OrderLine = z.infer<typeof orderLine>;
 export const orderRecord = z
   .object({
     id: z.string(),
-    user_id: z.string(),
+    user_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'The profile it was bought for; null for a UCP order' }),
     store_id: z.string(),
+    source: z.enum(ORDER_SOURCES).meta({
+      description:
+        'How it was placed: api (POST /buy), mcp (the buy tool), ucp (a UCP checkout), dashboard',
+    }),
     status: z.enum(ORDER_STATUSES).meta({
       description:
         'pending: recorded, the store not yet answered; created: the store holds it (platform_order_id); failed: not placed (error_code, error)',
@@ -154,7 +162,18 @@ export const storeOrdersResponse = z
   .object({
     code: z.literal('STORE_ORDERS_LISTED'),
     orders: z
-      .array(orderRecord.extend({ developer_id: z.string() }))
+      .array(
+        orderRecord.extend({
+          developer_id: z
+            .string()
+            .nullable()
+            .meta({ description: 'Null for an order of a keyless UCP agent' }),
+          agent_profile: z
+            .string()
+            .nullable()
+            .meta({ description: 'The UCP agent profile URL of a UCP order' }),
+        }),
+      )
       .meta({ description: 'Newest first' }),
   })
   .meta({ id: 'StoreOrdersResponse' });

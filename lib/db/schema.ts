@@ -274,6 +274,12 @@ export const variants = pgTable(
     price: numeric('price', { precision: 12, scale: 2 }).notNull(),
     available: boolean('available').notNull().default(true),
     position: integer('position').notNull().default(1),
+    /**
+     * Units the store can sell, where the store tracks them (UCP checkouts refuse more); null
+     * when it does not. Written by the rules import (lib/ucp/rules), never by the catalogue sync,
+     * whose upsert leaves it as it is.
+     */
+    inventoryQuantity: integer('inventory_quantity'),
   },
   (t) => [
     primaryKey({ columns: [t.storeId, t.id] }),
@@ -424,11 +430,23 @@ export const orders = pgTable(
   'orders',
   {
     id: text('id').primaryKey(),
-    developerId: text('developer_id')
-      .notNull()
-      .references(() => developers.id, { onDelete: 'cascade' }),
-    profileId: text('profile_id').notNull(),
+    /**
+     * Null for an order a keyless UCP agent placed (a store open to agents): it belongs to the
+     * agent's profile URL (agent_profile), not to a developer.
+     */
+    developerId: text('developer_id').references(() => developers.id, { onDelete: 'cascade' }),
+    /** The shopper profile of a /buy or MCP order; null for a UCP order (its buyer is in `ucp`). */
+    profileId: text('profile_id'),
     storeId: text('store_id').notNull(),
+    source: text('source', { enum: ['api', 'mcp', 'ucp', 'dashboard'] })
+      .notNull()
+      .default('api'),
+    /** The UCP checkout session that placed it (one order per checkout at most). */
+    checkoutId: text('checkout_id'),
+    /** The profile URL of the UCP agent that placed it (its UCP-Agent header). */
+    agentProfile: text('agent_profile'),
+    /** The UCP order body as GET /ucp/{store}/orders/{id} returns it. */
+    ucp: jsonb('ucp'),
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash').notNull(),
     status: text('status', { enum: ['pending', 'created', 'failed'] })
@@ -462,6 +480,210 @@ export const orders = pgTable(
     index('orders_pending_idx')
       .on(t.leaseUntil)
       .where(sql`${t.status} = 'pending'`),
+    // Concurrent completes of one checkout meet here: one order, whoever inserts first.
+    uniqueIndex('orders_checkout_uq')
+      .on(t.checkoutId)
+      .where(sql`${t.checkoutId} IS NOT NULL`),
+  ],
+);
+
+/**
+ * A store's rules for UCP checkouts (shipping rates, discount codes, promotions, customers and
+ * their saved addresses): imported from a UCP test-data directory (lib/ucp/rules) for a store
+ * whose platform does not serve them. Ids stay as the source gives them (opaque text); money
+ * is in the store currency's minor units. On Citus these small tables are reference tables,
+ * like stores (migration 0023).
+ */
+/** The store a rules row belongs to, removed with it. */
+function ruleStoreId() {
+  return text('store_id')
+    .notNull()
+    .references(() => stores.id, { onDelete: 'cascade' });
+}
+
+export const storeShippingRates = pgTable(
+  'store_shipping_rates',
+  {
+    storeId: ruleStoreId(),
+    id: text('id').notNull(),
+    /** ISO 3166-1 alpha-2, or 'default' for every country without its own rate of the level. */
+    countryCode: text('country_code').notNull(),
+    serviceLevel: text('service_level').notNull(),
+    price: bigint('price', { mode: 'number' }).notNull(),
+    title: text('title').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.id] })],
+);
+
+export const storeDiscountCodes = pgTable(
+  'store_discount_codes',
+  {
+    storeId: ruleStoreId(),
+    code: text('code').notNull(),
+    type: text('type', { enum: ['percentage', 'fixed_amount'] }).notNull(),
+    /** Percent for 'percentage', minor units for 'fixed_amount'. */
+    value: bigint('value', { mode: 'number' }).notNull(),
+    description: text('description').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.code] })],
+);
+
+export const storePromotions = pgTable(
+  'store_promotions',
+  {
+    storeId: ruleStoreId(),
+    id: text('id').notNull(),
+    type: text('type', { enum: ['free_shipping'] }).notNull(),
+    /** The subtotal (minor units) from which it applies; null: any subtotal. */
+    minSubtotal: bigint('min_subtotal', { mode: 'number' }),
+    /** It applies when the checkout holds one of these items; empty: any item. */
+    eligibleItemIds: text('eligible_item_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    description: text('description').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.id] })],
+);
+
+export const storeCustomers = pgTable(
+  'store_customers',
+  {
+    storeId: ruleStoreId(),
+    id: text('id').notNull(),
+    name: text('name').notNull().default(''),
+    email: text('email').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.storeId, t.id] }),
+    // A checkout finds its buyer's saved addresses by e-mail, whatever its case.
+    index('store_customers_email_idx').on(t.storeId, sql`lower(${t.email})`),
+  ],
+);
+
+export const storeCustomerAddresses = pgTable(
+  'store_customer_addresses',
+  {
+    storeId: ruleStoreId(),
+    id: text('id').notNull(),
+    customerId: text('customer_id').notNull(),
+    streetAddress: text('street_address').notNull().default(''),
+    extendedAddress: text('extended_address'),
+    city: text('city').notNull().default(''),
+    /** State, province or region code, as the address gives it. */
+    region: text('region').notNull().default(''),
+    postalCode: text('postal_code').notNull().default(''),
+    /** ISO 3166-1 alpha-2. */
+    country: text('country').notNull().default(''),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [
+    primaryKey({ columns: [t.storeId, t.id] }),
+    index('store_customer_addresses_customer_idx').on(t.storeId, t.customerId),
+  ],
+);
+
+/**
+ * How a store serves UCP: who may call (only developers' API keys, or also keyless agents that
+ * name their profile) and which payment handlers it accepts (UCP handler configs, as its
+ * discovery profile lists them). No row: API keys only, no handler.
+ */
+export const storeUcpSettings = pgTable('store_ucp_settings', {
+  storeId: text('store_id')
+    .primaryKey()
+    .references(() => stores.id, { onDelete: 'cascade' }),
+  agentAccess: text('agent_access', { enum: ['keys', 'open'] })
+    .notNull()
+    .default('keys'),
+  paymentHandlers: jsonb('payment_handlers')
+    .$type<Record<string, unknown>[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
+  updatedAt: timestamps.updatedAt,
+});
+
+/**
+ * UCP checkout sessions. A session belongs to its caller (`owner`: 'developer:{id}' or
+ * 'agent:{profile url}'); `checkout` is its UCP body as last answered, card data stripped.
+ * Kept on the coordinator on Citus, like orders, which a completion writes in the same
+ * transaction.
+ */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    storeId: text('store_id').notNull(),
+    owner: text('owner').notNull(),
+    developerId: text('developer_id'),
+    agentProfile: text('agent_profile'),
+    status: text('status', {
+      enum: [
+        'incomplete',
+        'requires_escalation',
+        'ready_for_complete',
+        'complete_in_progress',
+        'completed',
+        'canceled',
+      ],
+    }).notNull(),
+    checkout: jsonb('checkout').notNull(),
+    /** The buyer's e-mail, lower case: whose saved addresses the checkout offers. */
+    buyerEmail: text('buyer_email'),
+    orderId: text('order_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    ...timestamps,
+  },
+  (t) => [index('checkout_sessions_owner_idx').on(t.owner, t.createdAt)],
+);
+
+/**
+ * UCP Idempotency-Key records: the first answer to a key, replayed for the same request and
+ * refused (409) for another. `response_status` is null while the first request runs.
+ */
+export const ucpIdempotency = pgTable(
+  'ucp_idempotency',
+  {
+    owner: text('owner').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [
+    primaryKey({ columns: [t.owner, t.key] }),
+    index('ucp_idempotency_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * UCP order webhooks waiting to be delivered (an outbox: written in the transaction that records
+ * the event, delivered and retried with backoff by lib/ucp/webhooks).
+ */
+export const ucpWebhookOutbox = pgTable(
+  'ucp_webhook_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    storeId: text('store_id').notNull(),
+    orderId: text('order_id').notNull(),
+    eventType: text('event_type', { enum: ['order_placed', 'order_shipped'] }).notNull(),
+    /** The agent's webhook URL once known (the profile is read at delivery when it is not). */
+    url: text('url'),
+    payload: jsonb('payload').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [
+    index('ucp_webhook_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.deliveredAt} IS NULL`),
   ],
 );
 

@@ -9,6 +9,7 @@ export function toOrderRecord(row: OrderRow): OrderRecord {
     id: row.id,
     user_id: row.profileId,
     store_id: row.storeId,
+    source: row.source,
     status: row.status,
     platform_order_id: row.platformOrderId,
     error_code: row.errorCode,

@@ -369,7 +369,10 @@ export async function listOrders(
   return rows.map(toOrderRecord);
 }
 
-export type StoreOrderRecord = OrderRecord & { developer_id: string };
+export type StoreOrderRecord = OrderRecord & {
+  developer_id: string | null;
+  agent_profile: string | null;
+};
 
 /** A store's orders from every developer, for its staff. */
 export async function listStoreOrders(
@@ -383,5 +386,9 @@ export async function listStoreOrders(
     .where(eq(orders.storeId, storeId))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(limit);
-  return rows.map((row) => ({ ...toOrderRecord(row), developer_id: row.developerId }));
+  return rows.map((row) => ({
+    ...toOrderRecord(row),
+    developer_id: row.developerId,
+    agent_profile: row.agentProfile,
+  }));
 }

@@ -34,7 +34,7 @@ function orderLine(o: StoreOrderRecord): string {
       : o.status === 'failed'
         ? `${o.error_code}: ${o.error}`
         : 'waiting for the store';
-  return `${o.id}  ${o.created_at}  ${o.status.padEnd(7)}  ${o.total_price ?? '-'}  dev ${o.developer_id}  ${outcome}`;
+  return `${o.id}  ${o.created_at}  ${o.status.padEnd(7)}  ${o.total_price ?? '-'}  ${o.developer_id ? `dev ${o.developer_id}` : `agent ${o.agent_profile}`}  ${outcome}`;
 }
 
 export function registerStoreCredentialCommands(program: Command): void {
