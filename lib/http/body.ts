@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { Readable } from 'node:stream';
 import { env } from '../config/env';
+import { checkJsonShape } from './json-limits';
 
 export class BodyError extends Error {
   constructor(
@@ -51,11 +52,17 @@ async function readUpTo(req: HonoRequest<string>, limit: number): Promise<Uint8A
   }
 }
 
+/** True for `application/json` and its `+json` kinds, the types a JSON body may come as. */
+export function isJsonType(type: string | undefined): boolean {
+  return /^application\/([\w.+-]+\+)?json\b/i.test(type ?? '');
+}
+
 /**
- * Reads a JSON object body with a size limit, saying exactly what was wrong with it. With
- * `optional`, an empty JSON body reads as `{}` (as no body at all does).
+ * Reads a JSON body of any kind of value with a size limit, refused when its shape breaks a
+ * limit of ./json-limits (checked before any recursive code sees it), saying exactly what was
+ * wrong with it. With `optional`, an empty body reads as `{}` (as no body at all does).
  */
-export async function readJsonBody(
+export async function readJsonValue(
   req: HonoRequest<string>,
   {
     optional = false,
@@ -63,7 +70,7 @@ export async function readJsonBody(
   }: { optional?: boolean; incoming?: IncomingMessage | Http2ServerRequest } = {},
 ): Promise<unknown> {
   const type = req.header('content-type') ?? '';
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+  if (!isJsonType(type)) {
     throw new BodyError(
       `Content-Type must be application/json (got ${type ? `"${type.slice(0, 60)}"` : 'none'})`,
       true,
@@ -104,6 +111,17 @@ export async function readJsonBody(
   } catch (err) {
     throw new BodyError(`Malformed JSON: ${(err as Error).message}`);
   }
+  const shape = checkJsonShape(parsed);
+  if (shape) throw new BodyError(shape.message);
+  return parsed;
+}
+
+/** Reads a JSON object body (readJsonValue, and the value must be an object). */
+export async function readJsonBody(
+  req: HonoRequest<string>,
+  opts: { optional?: boolean; incoming?: IncomingMessage | Http2ServerRequest } = {},
+): Promise<unknown> {
+  const parsed = await readJsonValue(req, opts);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new BodyError('Request body must be a JSON object');
   }

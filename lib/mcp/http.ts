@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createApiClient } from '../api-client';
-import { env } from '../config/env';
+import { BodyError, isJsonType, readJsonValue } from '../http/body';
 import type { Api } from '../http/openapi';
 import { createShoppingMcpServer } from './server';
 
@@ -27,6 +27,25 @@ export function mcpRoutes({ app, registry }: Api): void {
 
   app.post('/mcp', async (c) => {
     const outer = c.req.raw;
+    // Read here, as every other body is, so that its shape is checked against the JSON limits
+    // before the SDK's schemas walk it; a body of another type is the transport's to refuse.
+    let parsedBody: unknown;
+    if (isJsonType(c.req.header('content-type'))) {
+      try {
+        parsedBody = await readJsonValue(c.req, { incoming: c.env?.incoming });
+      } catch (err) {
+        if (!(err instanceof BodyError)) throw err;
+        return c.json(
+          {
+            jsonrpc: '2.0',
+            error: { code: -32700, message: `Parse error: ${err.message}` },
+            id: null,
+          },
+          400,
+          err.unread ? { connection: 'close' } : {},
+        );
+      }
+    }
     const requestId = c.var.requestId;
     const api = createApiClient({
       baseUrl: new URL('/api', outer.url).toString(),
@@ -40,11 +59,10 @@ export function mcpRoutes({ app, registry }: Api): void {
     const server = createShoppingMcpServer(api);
     const transport = new WebStandardStreamableHTTPServerTransport({
       enableJsonResponse: true,
-      maxRequestBodySize: env().MAX_BODY_BYTES,
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(outer);
+      return await transport.handleRequest(outer, { parsedBody });
     } finally {
       await server.close();
     }

@@ -1,8 +1,6 @@
-import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../config/env';
-import { queryRows } from '../../db/client';
 import {
   credentialFor,
   operationPath,
@@ -12,6 +10,7 @@ import {
 } from '../../testing/operation-samples';
 import { startOwnTestServer } from '../../testing/own-database';
 import type { TestServer } from '../../testing/server';
+import { tableSnapshot } from '../../testing/table-snapshot';
 import { buildApi } from '../app';
 import { nulIssues } from '../input';
 import type { DeclaredOperation } from '../operation';
@@ -54,31 +53,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/**
- * Every table's row count and a digest of its rows, but the bookkeeping every authenticated
- * request may write: the limiter's counters, and when a key was last used (written at most once a
- * minute, so whether a given request writes it depends on the clock).
- */
-async function snapshot(): Promise<Record<string, { rows: number; digest: string }>> {
-  const tables = await queryRows<{ name: string }>(
-    t.database.db,
-    sql`SELECT table_name AS name FROM information_schema.tables
-        WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
-          AND table_name <> 'rate_limits' ORDER BY 1`,
-  );
-  const result: Record<string, { rows: number; digest: string }> = {};
-  for (const { name } of tables) {
-    const [row] = await queryRows<{ rows: number; digest: string }>(
-      t.database.db,
-      sql`SELECT count(*)::int AS rows,
-                 md5(coalesce(string_agg((to_jsonb(r) - 'last_used_at')::text, E'\\n'
-                   ORDER BY (to_jsonb(r) - 'last_used_at')::text), '')) AS digest
-          FROM ${sql.identifier(name)} r`,
-    );
-    result[name] = row!;
-  }
-  return result;
-}
+const snapshot = () => tableSnapshot(t.database.db);
 
 // --- Values -------------------------------------------------------------------------------
 
