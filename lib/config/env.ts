@@ -65,6 +65,19 @@ const schema = z.object({
   /** `pretty`: one readable line per event; `json`: one JSON object per line. Unset: pretty on a terminal. */
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /**
+   * Seconds a stopping server keeps serving with /api/ready answering 503, so that a load
+   * balancer polling readiness stops sending it requests before it refuses connections.
+   */
+  DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  /**
+   * 1: GET /api/metrics answers anyone (the network it listens on is private); otherwise only a
+   * request carrying the operator token in X-Operator-Token, since the metrics name stores.
+   */
+  METRICS_PUBLIC: z
+    .string()
+    .default('')
+    .transform((v) => v === '1'),
   /** The dashboard's and the MCP server's API; unset: this very server's. */
   API_BASE_URL: z.string().url().optional(),
   /** The key the dashboard calls the API with; unset: the boot step creates one per start. */
@@ -80,6 +93,26 @@ const schema = z.object({
   DEMO_DATA: z.enum(['on', 'off']).default('on'),
   /** A products file to serve as the demo shop instead of the built-in catalogue. */
   DEMO_CATALOGUE: z.string().optional(),
+  /**
+   * Hosts or IPs that UCP agent profiles and their webhook URLs may point to even though they
+   * are private (tests, a local agent); every other private or loopback target is refused.
+   */
+  UCP_AGENT_FETCH_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /**
+   * The EC P-256 private key that signs UCP webhooks (PEM or JWK), the same on every replica;
+   * unset: a key generated in the data directory (lib/ucp/signing-keys.ts).
+   */
+  UCP_SIGNING_KEY: z.string().optional(),
+  /** Opens POST /ucp/{store}/testing/simulate-shipping/{id} to callers sending it (tests only). */
+  UCP_SIMULATION_SECRET: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
