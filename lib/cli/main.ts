@@ -4,6 +4,7 @@ import { registerDeveloperCommands } from './commands/developers';
 import { registerImageCommands } from './commands/images';
 import { registerStoreCommands } from './commands/stores';
 import { registerStoreCredentialCommands } from './commands/store-credentials';
+import { registerUcpCommands } from './commands/ucp';
 
 const program = new Command('cli')
   .description(
@@ -15,6 +16,7 @@ registerDatabaseCommands(program);
 registerDeveloperCommands(program);
 registerStoreCommands(program);
 registerStoreCredentialCommands(program);
+registerUcpCommands(program);
 registerImageCommands(program);
 
 try {
