@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import sharp from 'sharp';
 import { env } from '../config/env';
 import { ApiError } from '../errors';
-import { isPublicAddress } from './address-policy';
+import { pinnedLookup, resolveTarget } from '../net/public-target';
 import { isTrustedImageUrl } from './trusted-sources';
 
 export interface FetchedImage {
@@ -67,62 +65,32 @@ function unreachable(s: Settings, url: URL, message: string, detail: string): ne
   throw new ImageHostUnreachable(message, `${s.field}: ${detail}`, url.host);
 }
 
-/** The OS resolver takes no abort signal; a stalled lookup must not outlive the fetch's deadline. */
-function withDeadline<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(new Error('aborted'));
-    if (signal.aborted) return abort();
-    signal.addEventListener('abort', abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
-}
-
 /** Validates scheme and credentials, resolves DNS once, and returns the address to connect to. */
 async function checkedAddress(s: Settings, url: URL): Promise<{ address: string; family: 4 | 6 }> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    refuse(s, 'Image URL must use http or https', `scheme ${url.protocol} is not allowed`);
-  }
-  if (url.username || url.password) {
-    refuse(s, 'Image URL must not contain credentials', 'user:password@ is not allowed');
-  }
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  let candidates: { address: string; family: number }[];
-  if (isIP(host)) {
-    candidates = [{ address: host, family: isIP(host) }];
-  } else {
-    try {
-      candidates = await withDeadline(s.signal, dnsLookup(host, { all: true, verbatim: true }));
-    } catch {
-      if (s.signal.aborted) throw new Error('deadline passed while resolving');
-      unreachable(s, url, 'Image host could not be resolved', `no address for ${host}`);
-    }
-  }
-  const allowed = s.allowHosts.has(host) || isTrustedImageUrl(url);
-  for (const c of candidates) {
-    // Every address must be public: DNS answers rotate, and one private answer is enough to abuse.
-    // The refusal never names the answer: that would map our internal DNS for the caller.
-    if (!allowed && !s.allowHosts.has(c.address) && !isPublicAddress(c.address)) {
+  const target = await resolveTarget(url, {
+    signal: s.signal,
+    allowHosts: s.allowHosts,
+    trusted: isTrustedImageUrl(url),
+  });
+  if (target.ok) return target;
+  const { host } = target;
+  switch (target.why) {
+    case 'scheme':
+      refuse(s, 'Image URL must use http or https', `scheme ${url.protocol} is not allowed`);
+    case 'credentials':
+      refuse(s, 'Image URL must not contain credentials', 'user:password@ is not allowed');
+    case 'private':
+      // The refusal never names the answer: that would map our internal DNS for the caller.
       refuse(
         s,
         'Image URL points to a private or reserved network address',
-        c.address === host
+        target.literal
           ? `${host} is not a public address`
           : `${host} resolves to a private or reserved address`,
       );
-    }
+    case 'unresolved':
+      unreachable(s, url, 'Image host could not be resolved', `no address for ${host}`);
   }
-  // IPv4 first: many hosts publish AAAA records that a server without IPv6 routing cannot reach.
-  const chosen = candidates.find((c) => c.family === 4) ?? candidates[0];
-  if (!chosen) unreachable(s, url, 'Image host could not be resolved', `no address for ${host}`);
-  return { address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
-}
-
-/** A lookup that always answers with the address already checked, so DNS cannot change it. */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
 }
 
 function request(s: Settings, url: URL, pinned: { address: string; family: 4 | 6 }) {
