@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adminExport } from '../testing/fixtures/admin-export';
 import { toPriceString } from './decimal';
 import { htmlToText } from './html-text';
+import { readUcpShopProducts } from '../store-sim/ucp-data';
 import { BadRecordError, contentHash, isListed, normalizeProduct } from './normalize';
 
 const publicProduct = {
@@ -106,6 +108,15 @@ describe('normalizeProduct', () => {
       '7410000100205',
       '7410000100501',
       '7410000100502',
+    ]);
+  });
+
+  it('keeps a UCP test-data shop’s text ids as given', () => {
+    const [product] = readUcpShopProducts(path.join(__dirname, '../store-sim/fixtures/ucp-shop'));
+    const normalized = normalizeProduct(product);
+    expect(normalized.externalId).toBe('bouquet_roses');
+    expect(normalized.variants).toMatchObject([
+      { externalId: 'bouquet_roses', price: '35.00', available: true },
     ]);
   });
 

@@ -6,8 +6,9 @@ import { z } from 'zod';
  * inventory fields, tags are one comma-separated string, products carry `status`). Only the
  * fields the catalogue reads are checked; everything else passes through untouched in `raw`.
  */
-const shopifyId = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)], {
-  error: 'must be a numeric id',
+/** Shopify's ids are integers; a UCP test-data shop's are opaque text, kept as given. */
+const shopifyId = z.union([z.number().int().nonnegative(), z.string().trim().min(1).max(64)], {
+  error: 'must be an id (an integer or text of 1 to 64 characters)',
 });
 const optionalText = z
   .string()

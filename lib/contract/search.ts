@@ -91,9 +91,15 @@ export type SearchProductsRequest = z.input<typeof searchProductsRequest>;
 /** The request as the service receives it: validated, defaults filled in. */
 export type ParsedSearchProductsRequest = z.output<typeof searchProductsRequest>;
 
+/** Shopify's variant ids are integers and stay numbers; another platform's opaque ids stay text. */
+const platformVariantId = z.union([z.number().int(), z.string()]).meta({
+  description:
+    'Platform variant id: a number where the platform’s id is an integer (Shopify), else the id as the platform gives it',
+});
+
 export const searchVariant = z
   .object({
-    id: z.number().int().meta({ description: 'Platform variant id' }),
+    id: platformVariantId,
     title: z.string(),
     option1: z.string().nullable(),
     option2: z.string().nullable(),
@@ -237,7 +243,7 @@ export const legacyProduct = z
         variant_ids: z.array(z.number().int()),
       }),
     ),
-    variants: z.array(z.object({ id: z.number().int(), title: z.string(), price: z.string() })),
+    variants: z.array(z.object({ id: platformVariantId, title: z.string(), price: z.string() })),
   })
   .meta({ id: 'LegacyProduct' });
 

@@ -12,6 +12,7 @@ import { findProfile } from '../profiles/service';
 import { requireStoreAccess } from '../stores/access';
 import { rankProducts } from './engine';
 import { oneStoreScope } from './lexical-index';
+import { platformId } from './platform-id';
 import { bigintArray } from './sql-arrays';
 import { scalarText } from '../catalog/scalar-text';
 
@@ -65,7 +66,7 @@ export function toLegacyProduct(raw: RawRecord, description: string): LegacyProd
       variant_ids: Array.isArray(img.variant_ids) ? img.variant_ids.map((v) => int(v)) : [],
     })),
     variants: list(raw.variants).map((v) => ({
-      id: int(v.id),
+      id: platformId(scalarText(v.id)),
       title: scalarText(v.title),
       price: Number(scalarText(v.price, '0')).toFixed(2),
     })),

@@ -10,6 +10,7 @@ import { checkoutUrl, checkoutUrlWithShipping } from './checkout';
 import { ofProducts, type ProductKey } from './product-keys';
 import type { CandidateFilters } from './retrieve';
 import { textArray } from './sql-arrays';
+import { platformId } from './platform-id';
 
 /**
  * Products in the shape of POST /search/products: shared by search and GET /products/{id}, so
@@ -119,11 +120,6 @@ export async function loadProducts(
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-function toVariantId(externalId: string): number {
-  const n = Number(externalId);
-  return Number.isSafeInteger(n) ? n : 0;
-}
-
 export function toResult(row: ProductRow, shipping?: ShippingRecord): SearchProduct {
   const store = { id: row.store_id, name: row.store_name, domain: row.store_domain };
   return {
@@ -135,7 +131,7 @@ export function toResult(row: ProductRow, shipping?: ShippingRecord): SearchProd
     images: row.images ?? [],
     options: row.options ?? [],
     variants: row.variants.map((v) => ({
-      id: toVariantId(v.external_id),
+      id: platformId(v.external_id),
       title: v.title,
       option1: v.option1,
       option2: v.option2,

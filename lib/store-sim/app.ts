@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { STATUS_CODES } from 'node:http';
 import { productPage, type ShopifyProductInput } from './catalogue';
 import { parseFaults, type Fault, type FaultQueue } from './faults';
+import { listAdminProducts } from './admin-products';
 import { listOrders } from './orders';
 import { renderCartPage } from './cart-page';
 import { readShopImage } from './images';
@@ -49,6 +50,7 @@ const ADMIN = '/shops/:domain/admin/api/:version{[0-9]{4}-[0-9]{2}|unstable}';
  */
 function pageLinks(
   c: Context<Env>,
+  resource: string,
   query: URLSearchParams,
   page: { next?: string; previous?: string },
 ): string | undefined {
@@ -64,7 +66,7 @@ function pageLinks(
       if (value !== null) params.set(name, value);
     }
     params.set('page_info', token);
-    const path = `/admin/api/${c.req.param('version')}/orders.json`;
+    const path = `/admin/api/${c.req.param('version')}/${resource}`;
     links.push(`<${c.var.shop.shopUrl}${path}?${params}>; rel="${rel}"`);
   }
   return links.length > 0 ? links.join(', ') : undefined;
@@ -176,7 +178,7 @@ function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
     const url = new URL(c.req.url);
     const page = listOrders(c.var.shop.orders, url.searchParams);
     if ('errors' in page) return c.json({ errors: page.errors }, 400);
-    const link = pageLinks(c, url.searchParams, page);
+    const link = pageLinks(c, 'orders.json', url.searchParams, page);
     if (link) c.header('Link', link);
     return c.json({ orders: page.orders });
   });
@@ -185,6 +187,34 @@ function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
     const id = Number(c.req.param('file').replace('.json', ''));
     const order = c.var.shop.orders.find((o) => o.id === id);
     return order ? c.json({ order }) : c.json(NOT_FOUND, 404);
+  });
+
+  app.get(`${ADMIN}/orders/:id{[0-9]+}/fulfillment_orders.json`, (c) => {
+    const id = Number(c.req.param('id'));
+    if (!c.var.shop.orders.some((o) => o.id === id)) return c.json(NOT_FOUND, 404);
+    const fulfillment_orders = c.var.shop.fulfillmentOrders.filter((f) => f.order_id === id);
+    return c.json({ fulfillment_orders });
+  });
+
+  app.get(`${ADMIN}/orders/:id{[0-9]+}/fulfillments.json`, (c) => {
+    const id = Number(c.req.param('id'));
+    if (!c.var.shop.orders.some((o) => o.id === id)) return c.json(NOT_FOUND, 404);
+    return c.json({ fulfillments: c.var.shop.fulfillmentsOf(id) });
+  });
+
+  app.post(`${ADMIN}/fulfillments.json`, async (c) => {
+    const result = c.var.shop.fulfill(await readJson(c));
+    if ('refusal' in result) return c.json(result.refusal.body, result.refusal.status);
+    return c.json({ fulfillment: result.fulfillment }, 201);
+  });
+
+  app.get(`${ADMIN}/products.json`, (c) => {
+    const url = new URL(c.req.url);
+    const page = listAdminProducts(c.var.shop.adminProducts(), url.searchParams);
+    if ('errors' in page) return c.json({ errors: page.errors }, 400);
+    const link = pageLinks(c, 'products.json', url.searchParams, page);
+    if (link) c.header('Link', link);
+    return c.json({ products: page.products });
   });
 }
 

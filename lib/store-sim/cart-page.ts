@@ -27,7 +27,7 @@ export function renderCartPage(
   const rows: string[] = [];
   for (const item of items.split(',')) {
     const [variantId = '', quantity = '1'] = item.split(':');
-    const variant = shop.catalogue.variants.get(Number(variantId));
+    const variant = shop.catalogue.variants.get(variantId);
     if (!variant || !/^\d+$/.test(quantity)) {
       return {
         status: 404,
@@ -39,7 +39,7 @@ export function renderCartPage(
         ? variant.productTitle
         : `${variant.productTitle} - ${variant.title}`;
     rows.push(
-      `<li data-variant-id="${variant.id}" data-quantity="${quantity}">` +
+      `<li data-variant-id="${escapeHtml(String(variant.id))}" data-quantity="${quantity}">` +
         `${escapeHtml(label)} &times; ${quantity} at ${escapeHtml(variant.price)} ${escapeHtml(shop.currency)}</li>`,
     );
   }

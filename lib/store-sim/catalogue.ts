@@ -4,9 +4,15 @@ import { scalarText } from '../catalog/scalar-text';
 /** A product as a caller hands it to the simulator: Shopify's public or Admin JSON. */
 export type ShopifyProductInput = Record<string, unknown>;
 
+/**
+ * A product or variant id as the shop shows it: Shopify's are integers, a UCP test-data shop's
+ * are opaque strings (`bouquet_roses`), kept as given.
+ */
+export type SimId = number | string;
+
 /** A product as the storefront's `/products.json` shows it. */
 export interface StorefrontProduct {
-  id: number;
+  id: SimId;
   title: string;
   handle?: string;
   tags: string[];
@@ -17,7 +23,7 @@ export interface StorefrontProduct {
 }
 
 export interface StorefrontVariant {
-  id: number;
+  id: SimId;
   title?: string;
   price: string;
   available: boolean;
@@ -26,8 +32,8 @@ export interface StorefrontVariant {
 
 /** What an order needs to know about a variant. */
 export interface CatalogueVariant {
-  id: number;
-  productId: number;
+  id: SimId;
+  productId: SimId;
   productTitle: string;
   title: string;
   price: string;
@@ -35,12 +41,19 @@ export interface CatalogueVariant {
   grams: number;
   requiresShipping: boolean;
   taxable: boolean;
-  available: boolean;
+  /**
+   * Units an order may take: the Admin API's `inventory_quantity` of a variant whose stock is
+   * tracked and may not oversell; null when orders are not limited by stock.
+   */
+  stock: number | null;
+  /** The storefront's copy, whose `available` follows the stock as orders take it. */
+  storefront: StorefrontVariant;
 }
 
 export interface Catalogue {
   products: StorefrontProduct[];
-  variants: Map<number, CatalogueVariant>;
+  /** By the variant id as text, whatever its type. */
+  variants: Map<string, CatalogueVariant>;
 }
 
 // Field lists of the storefront's public JSON, in Shopify's order: Admin-only fields
@@ -111,15 +124,30 @@ function tagList(tags: unknown): string[] {
     .filter(Boolean);
 }
 
+/** An integer id (or its digits) stays a number, as Shopify's; any other id stays as given. */
+export function simId(value: unknown): SimId {
+  const n = Number(value);
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) {
+    if (Number.isSafeInteger(n)) return n;
+  }
+  return scalarText(value);
+}
+
+/** The stock that limits orders: tracked and not overselling; null when nothing limits them. */
+export function limitingStock(variant: Json): number | null {
+  if (variant.inventory_management == null || variant.inventory_policy === 'continue') return null;
+  const quantity = Number(variant.inventory_quantity ?? 1);
+  return Number.isFinite(quantity) ? quantity : null;
+}
+
 /**
  * The storefront's `available`: an untracked variant, or one that may oversell, is always
  * available; a tracked one that denies overselling needs stock.
  */
 function variantAvailable(variant: Json): boolean {
   if (typeof variant.available === 'boolean') return variant.available;
-  if (variant.inventory_management == null) return true;
-  if (variant.inventory_policy === 'continue') return true;
-  return Number(variant.inventory_quantity ?? 1) > 0;
+  const stock = limitingStock(variant);
+  return stock === null || stock > 0;
 }
 
 /** Image paths under `/cdn/` belong to the simulated shop: they become absolute URLs. */
@@ -154,7 +182,7 @@ function storefrontVariant(
 ): StorefrontVariant {
   const publicVariant = {
     ...variant,
-    id: Number(variant.id),
+    id: simId(variant.id),
     price: scalarText(variant.price, '0.00'),
     available: variantAvailable(variant),
     featured_image: featuredImage(variant, images, shopUrl),
@@ -171,7 +199,7 @@ export function toStorefrontProduct(
   const images = records(product.images).map((i) => storefrontImage(i, shopUrl));
   return {
     ...pick(product, PRODUCT_FIELDS),
-    id: Number(product.id),
+    id: simId(product.id),
     title: scalarText(product.title),
     tags: tagList(product.tags),
     variants: records(product.variants).map((v) => storefrontVariant(v, images, shopUrl)),
@@ -185,13 +213,14 @@ export function toStorefrontProduct(
 
 export function buildCatalogue(products: ShopifyProductInput[], shopUrl: string): Catalogue {
   const shown: StorefrontProduct[] = [];
-  const variants = new Map<number, CatalogueVariant>();
+  const variants = new Map<string, CatalogueVariant>();
   for (const input of products) {
     const product = toStorefrontProduct(input, shopUrl);
     if (!product) continue;
     shown.push(product);
-    for (const v of product.variants) {
-      variants.set(v.id, {
+    const inputVariants = records(input.variants);
+    product.variants.forEach((v, i) => {
+      variants.set(String(v.id), {
         id: v.id,
         productId: product.id,
         productTitle: product.title,
@@ -201,9 +230,10 @@ export function buildCatalogue(products: ShopifyProductInput[], shopUrl: string)
         grams: Number(v.grams ?? 0),
         requiresShipping: v.requires_shipping !== false,
         taxable: v.taxable !== false,
-        available: v.available,
+        stock: limitingStock(inputVariants[i] ?? {}),
+        storefront: v,
       });
-    }
+    });
   }
   return { products: shown, variants };
 }

@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readCatalogueFile } from './catalogue';
 import { startStoreSim } from './server';
 import { DEFAULT_ACCESS_TOKEN, type ShopOptions } from './shop';
+import { readUcpShopProducts } from './ucp-data';
 
 /**
  * `npm run store-sim`: Shopify-compatible shops on 127.0.0.1 for local development and demos.
@@ -20,7 +21,8 @@ function port(value: string): number {
 
 interface Flags {
   domain: string[];
-  catalogue: string[];
+  catalogue?: string[];
+  ucpData?: string[];
   token?: string[];
   name?: string[];
   currency?: string[];
@@ -40,11 +42,21 @@ function perShop(flag: string, values: string[] | undefined, shops: number, i: n
   return values.length === 1 ? values[0] : values[i];
 }
 
+/** The i-th shop's products: its catalogue file or its UCP test-data directory. */
+function products(flags: Flags, count: number, i: number) {
+  if (flags.catalogue && flags.ucpData) throw new Error('give --catalogue or --ucp-data, not both');
+  const dir = perShop('ucp-data', flags.ucpData, count, i);
+  if (dir) return readUcpShopProducts(dir);
+  const file = perShop('catalogue', flags.catalogue, count, i);
+  if (!file) throw new Error('give each shop a --catalogue file or a --ucp-data directory');
+  return readCatalogueFile(file);
+}
+
 function shopOptions(flags: Flags): ShopOptions[] {
   const count = flags.domain.length;
   return flags.domain.map((domain, i) => ({
     domain,
-    products: readCatalogueFile(perShop('catalogue', flags.catalogue, count, i)!),
+    products: products(flags, count, i),
     accessToken: perShop('token', flags.token, count, i),
     name: perShop('name', flags.name, count, i),
     currency: perShop('currency', flags.currency, count, i),
@@ -65,9 +77,13 @@ const program = new Command('store-sim')
     new Option(
       '--catalogue <file>',
       'products JSON: an array or {"products": [...]}, public or Admin shape',
-    )
-      .argParser(collect)
-      .makeOptionMandatory(),
+    ).argParser(collect),
+  )
+  .addOption(
+    new Option(
+      '--ucp-data <dir>',
+      'a UCP test-data directory (products.csv, inventory.csv) instead of a catalogue',
+    ).argParser(collect),
   )
   .option('--token <token>', `Admin API access token (default ${DEFAULT_ACCESS_TOKEN})`, collect)
   .option('--name <name>', 'shop name (default: the domain)', collect)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { centsToString, totalPrice } from '../catalog/decimal';
+import { onlyFields, pageInfoConflict, requestedFields } from './admin-query';
 import { parseLimit, type Catalogue, type CatalogueVariant } from './catalogue';
 
 /** An order in the Admin API's JSON shape. */
@@ -50,7 +51,7 @@ const orderSchema = z.looseObject({
   line_items: z
     .array(
       z.looseObject({
-        variant_id: z.union([z.int(), z.string().regex(/^\d+$/)], 'Variant is invalid'),
+        variant_id: z.union([z.int(), z.string().trim().min(1)], 'Variant is invalid'),
         quantity: z
           .int('Quantity must be a whole number')
           .min(1, 'Quantity must be greater than or equal to 1'),
@@ -145,11 +146,21 @@ export function createOrder(
 
   const problems: string[] = [];
   const lines: Array<{ variant: CatalogueVariant; quantity: number }> = [];
+  const wanted = new Map<CatalogueVariant, number>();
   for (const item of input.line_items) {
-    const variant = ctx.catalogue.variants.get(Number(item.variant_id));
+    const variant = ctx.catalogue.variants.get(String(item.variant_id).trim());
     if (!variant) problems.push(`Variant ${item.variant_id} does not exist`);
-    else if (!variant.available) problems.push(`${variant.productTitle} is out of stock`);
-    else lines.push({ variant, quantity: item.quantity });
+    else if (!variant.storefront.available)
+      problems.push(`${variant.productTitle} is out of stock`);
+    else {
+      lines.push({ variant, quantity: item.quantity });
+      wanted.set(variant, (wanted.get(variant) ?? 0) + item.quantity);
+    }
+  }
+  for (const [variant, quantity] of wanted) {
+    if (variant.stock !== null && quantity > variant.stock) {
+      problems.push(`${variant.productTitle} has only ${variant.stock} in stock`);
+    }
   }
   if (problems.length > 0) {
     return { refusal: { status: 422, body: { errors: { line_items: problems } } } };
@@ -219,9 +230,6 @@ interface Cursor {
   lastId: number;
 }
 
-/** Parameters a request with `page_info` may carry besides it (Shopify answers 400 to any other). */
-const PAGE_INFO_PARAMS = new Set(['page_info', 'limit', 'fields']);
-
 export type OrderPage =
   | {
       orders: Array<Record<string, unknown>>;
@@ -273,18 +281,13 @@ function matchesFilter(order: ShopifyOrder, filter: OrderFilter): boolean {
  */
 export function listOrders(orders: ShopifyOrder[], query: URLSearchParams): OrderPage {
   const limit = parseLimit(query.get('limit') ?? undefined, 50);
-  const fields = query
-    .get('fields')
-    ?.split(',')
-    .map((f) => f.trim())
-    .filter(Boolean);
+  const fields = requestedFields(query);
   let filter: OrderFilter;
   let cursor: Cursor | undefined;
   const pageInfo = query.get('page_info');
   if (pageInfo !== null) {
-    const extra = [...query.keys()].find((name) => !PAGE_INFO_PARAMS.has(name));
-    if (extra)
-      return { errors: { [extra]: `${extra} cannot be passed when page_info is present` } };
+    const conflict = pageInfoConflict(query);
+    if (conflict) return { errors: conflict };
     cursor = decodeCursor(pageInfo);
     if (!cursor) return { errors: { page_info: 'Invalid value.' } };
     filter = cursor.filter;
@@ -306,9 +309,7 @@ export function listOrders(orders: ShopifyOrder[], query: URLSearchParams): Orde
   const first = page[0];
   const last = page[page.length - 1];
   return {
-    orders: page.map((o) =>
-      fields ? Object.fromEntries(fields.filter((f) => f in o).map((f) => [f, o[f]])) : o,
-    ),
+    orders: page.map((o) => onlyFields(o, fields)),
     next:
       last && start + page.length < newestFirst.length
         ? encodeCursor({ filter, direction: 'next', lastId: last.id })

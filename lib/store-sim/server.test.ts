@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminExport } from '../testing/fixtures/admin-export';
 import { readCatalogueFile } from './catalogue';
 import { startStoreSim, type StoreSim } from './server';
+import { readUcpShopProducts } from './ucp-data';
 
 const TOKEN = 'shpat_test_token';
 const ADMIN = '/admin/api/2024-10';
@@ -135,6 +136,11 @@ beforeAll(async () => {
               : undefined,
           ),
         imagesDir,
+      },
+      {
+        domain: 'flowers.example',
+        accessToken: TOKEN,
+        products: readUcpShopProducts(path.join(__dirname, 'fixtures/ucp-shop')),
       },
     ],
   });
@@ -415,6 +421,146 @@ describe('Admin API', () => {
       body: { errors: { order: 'Required parameter missing or invalid' } },
     });
     expect(sim.orders('lamps.example')).toEqual([]);
+  });
+});
+
+describe('a UCP test-data shop', () => {
+  const auth = { 'x-shopify-access-token': TOKEN };
+  let flowers: string;
+  beforeAll(() => {
+    flowers = sim.shopUrl('flowers.example');
+  });
+  const post = async (url: string, body: unknown) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const stockOf = async () => {
+    const res = await get(`${flowers}${ADMIN}/products.json?fields=id,variants`, auth);
+    return Object.fromEntries(
+      res.body.products.map((p: any) => [p.id, p.variants[0].inventory_quantity]),
+    );
+  };
+
+  it('keeps the data’s string ids, shows stock through the Admin API and availability on the storefront', async () => {
+    const storefront = (await get(`${flowers}/products.json`)).body.products;
+    expect(storefront.map((p: any) => [p.id, p.variants[0].id, p.variants[0].available])).toEqual([
+      ['bouquet_roses', 'bouquet_roses', true],
+      ['pot_ceramic', 'pot_ceramic', true],
+      ['gardenias', 'gardenias', false],
+    ]);
+    expect(storefront[1]).toMatchObject({ title: 'Ceramic Pot, glazed', images: [] });
+    expect(storefront[0].variants[0]).toMatchObject({ price: '35.00' });
+    expect(storefront[0].variants[0]).not.toHaveProperty('inventory_quantity');
+    expect(await stockOf()).toEqual({ bouquet_roses: 3, pot_ceramic: 20, gardenias: 0 });
+  });
+
+  it('takes orders by string id up to the stock, and sells out', async () => {
+    const order = (line_items: unknown[]) =>
+      post(`${flowers}${ADMIN}/orders.json`, { order: { line_items } });
+    expect(await order([{ variant_id: 'bouquet_roses', quantity: 4 }])).toEqual({
+      status: 422,
+      body: { errors: { line_items: ['Bouquet of Red Roses has only 3 in stock'] } },
+    });
+    const placed = await order([
+      { variant_id: 'bouquet_roses', quantity: 3 },
+      { variant_id: 'pot_ceramic', quantity: 1 },
+    ]);
+    expect(placed.status).toBe(201);
+    expect(placed.body.order.line_items).toMatchObject([
+      { variant_id: 'bouquet_roses', product_id: 'bouquet_roses', quantity: 3, price: '35.00' },
+      { variant_id: 'pot_ceramic', quantity: 1, price: '15.00' },
+    ]);
+    expect(placed.body.order.total_price).toBe('120.00');
+    expect(await stockOf()).toMatchObject({ bouquet_roses: 0, pot_ceramic: 19 });
+    const storefront = (await get(`${flowers}/products.json`)).body.products;
+    expect(storefront[0].variants[0].available).toBe(false);
+    expect((await order([{ variant_id: 'bouquet_roses', quantity: 1 }])).body).toEqual({
+      errors: { line_items: ['Bouquet of Red Roses is out of stock'] },
+    });
+    expect((await order([{ variant_id: 'gardenias', quantity: 1 }])).status).toBe(422);
+    sim.reset();
+    expect(await stockOf()).toMatchObject({ bouquet_roses: 3, pot_ceramic: 20 });
+  });
+
+  it('ships an order through its fulfillment order, as Shopify’s fulfillment resource does', async () => {
+    const placed = await post(`${flowers}${ADMIN}/orders.json`, {
+      order: {
+        line_items: [
+          { variant_id: 'bouquet_roses', quantity: 2 },
+          { variant_id: 'pot_ceramic', quantity: 1 },
+        ],
+      },
+    });
+    const orderId = placed.body.order.id;
+    expect(
+      (await get(`${flowers}${ADMIN}/orders/${orderId}/fulfillments.json`, auth)).body,
+    ).toEqual({ fulfillments: [] });
+    const fos = (await get(`${flowers}${ADMIN}/orders/${orderId}/fulfillment_orders.json`, auth))
+      .body.fulfillment_orders;
+    expect(fos).toHaveLength(1);
+    expect(fos[0]).toMatchObject({ order_id: orderId, status: 'open' });
+    const roses = fos[0].line_items.find((l: any) => l.variant_id === 'bouquet_roses');
+
+    const partial = await post(`${flowers}${ADMIN}/fulfillments.json`, {
+      fulfillment: {
+        line_items_by_fulfillment_order: [
+          {
+            fulfillment_order_id: fos[0].id,
+            fulfillment_order_line_items: [{ id: roses.id, quantity: 2 }],
+          },
+        ],
+        tracking_info: { number: 'TRACK1', url: 'https://track.example/1', company: 'UPS' },
+      },
+    });
+    expect(partial.status).toBe(201);
+    expect(partial.body.fulfillment).toMatchObject({
+      order_id: orderId,
+      name: '#1001.1',
+      status: 'success',
+      tracking_number: 'TRACK1',
+      tracking_numbers: ['TRACK1'],
+      tracking_url: 'https://track.example/1',
+      tracking_company: 'UPS',
+      line_items: [{ variant_id: 'bouquet_roses', quantity: 2 }],
+    });
+    const afterPartial = (await get(`${flowers}${ADMIN}/orders/${orderId}.json`, auth)).body.order;
+    expect(afterPartial.fulfillment_status).toBe('partial');
+
+    const rest = await post(`${flowers}${ADMIN}/fulfillments.json`, {
+      fulfillment: { line_items_by_fulfillment_order: [{ fulfillment_order_id: fos[0].id }] },
+    });
+    expect(rest.status).toBe(201);
+    expect(rest.body.fulfillment).toMatchObject({
+      name: '#1001.2',
+      tracking_number: null,
+      line_items: [{ variant_id: 'pot_ceramic', quantity: 1 }],
+    });
+    const listed = (await get(`${flowers}${ADMIN}/orders/${orderId}/fulfillments.json`, auth)).body
+      .fulfillments;
+    expect(listed.map((f: any) => f.name)).toEqual(['#1001.1', '#1001.2']);
+    const order = (await get(`${flowers}${ADMIN}/orders/${orderId}.json`, auth)).body.order;
+    expect(order.fulfillment_status).toBe('fulfilled');
+    expect(order.line_items.map((l: any) => l.fulfillable_quantity)).toEqual([0, 0]);
+
+    const again = await post(`${flowers}${ADMIN}/fulfillments.json`, {
+      fulfillment: { line_items_by_fulfillment_order: [{ fulfillment_order_id: fos[0].id }] },
+    });
+    expect(again).toEqual({
+      status: 422,
+      body: { errors: [`Fulfillment order ${fos[0].id} is already fulfilled`] },
+    });
+    expect(
+      (
+        await post(`${flowers}${ADMIN}/fulfillments.json`, {
+          fulfillment: { line_items_by_fulfillment_order: [{ fulfillment_order_id: 1 }] },
+        })
+      ).status,
+    ).toBe(404);
+    expect((await post(`${flowers}${ADMIN}/fulfillments.json`, {})).status).toBe(400);
   });
 });
 

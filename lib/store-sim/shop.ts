@@ -1,4 +1,11 @@
 import { buildCatalogue, type Catalogue, type ShopifyProductInput } from './catalogue';
+import {
+  createFulfillment,
+  openFulfillmentOrder,
+  type FulfillmentRefusal,
+  type ShopifyFulfillment,
+  type ShopifyFulfillmentOrder,
+} from './fulfillments';
 import { createOrder, type OrderRefusal, type ShopifyOrder } from './orders';
 
 export interface ImageFile {
@@ -32,8 +39,12 @@ export class SimShop {
   readonly currency: string;
   readonly email: string;
   readonly createdAt = new Date();
+  /** The products as given, in the Admin or public shape. */
+  private products: ShopifyProductInput[];
   catalogue: Catalogue;
   orders: ShopifyOrder[] = [];
+  fulfillmentOrders: ShopifyFulfillmentOrder[] = [];
+  fulfillments: ShopifyFulfillment[] = [];
 
   constructor(
     readonly options: ShopOptions,
@@ -46,17 +57,21 @@ export class SimShop {
     this.accessToken = options.accessToken ?? DEFAULT_ACCESS_TOKEN;
     this.currency = options.currency ?? 'USD';
     this.email = options.email ?? `owner@${options.domain}`;
-    this.catalogue = buildCatalogue(options.products ?? [], shopUrl);
+    this.products = options.products ?? [];
+    this.catalogue = buildCatalogue(this.products, shopUrl);
   }
 
   setProducts(products: ShopifyProductInput[]): void {
+    this.products = products;
     this.catalogue = buildCatalogue(products, this.shopUrl);
   }
 
-  /** Back to the start-up catalogue, with no orders. */
+  /** Back to the start-up catalogue and stock, with no orders. */
   reset(): void {
     this.setProducts(this.options.products ?? []);
     this.orders = [];
+    this.fulfillmentOrders = [];
+    this.fulfillments = [];
   }
 
   placeOrder(body: unknown): { order: ShopifyOrder } | { refusal: OrderRefusal } {
@@ -67,8 +82,52 @@ export class SimShop {
       orderNumber: 1001 + this.orders.length,
       nextId: this.nextId,
     });
-    if ('order' in result) this.orders.push(result.order);
+    if ('order' in result) {
+      this.orders.push(result.order);
+      this.takeStock(result.order);
+      this.fulfillmentOrders.push(openFulfillmentOrder(result.order, this.id, this.nextId));
+    }
     return result;
+  }
+
+  /** An order takes its units from the stock; a variant whose last unit went sells out. */
+  private takeStock(order: ShopifyOrder): void {
+    for (const line of order.line_items as Array<{ variant_id: unknown; quantity: number }>) {
+      const variant = this.catalogue.variants.get(String(line.variant_id));
+      if (variant?.stock == null) continue;
+      variant.stock -= line.quantity;
+      variant.storefront.available = variant.stock > 0;
+    }
+  }
+
+  fulfill(body: unknown): { fulfillment: ShopifyFulfillment } | { refusal: FulfillmentRefusal } {
+    const result = createFulfillment(body, {
+      fulfillmentOrders: this.fulfillmentOrders,
+      orders: this.orders,
+      fulfillmentsOf: (orderId) => this.fulfillmentsOf(orderId),
+      nextId: this.nextId,
+    });
+    if ('fulfillment' in result) this.fulfillments.push(result.fulfillment);
+    return result;
+  }
+
+  /**
+   * The Admin API's products: every product as given, drafts included, each stock-tracked
+   * variant with the `inventory_quantity` that orders have left it.
+   */
+  adminProducts(): Record<string, unknown>[] {
+    return this.products.map((product) => ({
+      ...product,
+      variants: (Array.isArray(product.variants) ? product.variants : []).map((v: unknown) => {
+        const variant = v as Record<string, unknown>;
+        const stock = this.catalogue.variants.get(String(variant.id))?.stock;
+        return stock == null ? variant : { ...variant, inventory_quantity: stock };
+      }),
+    }));
+  }
+
+  fulfillmentsOf(orderId: number): ShopifyFulfillment[] {
+    return this.fulfillments.filter((f) => f.order_id === orderId);
   }
 
   /** The Admin API's `shop.json` resource. */
