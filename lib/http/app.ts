@@ -5,6 +5,7 @@ import { getDatabase } from '../db/client';
 import { databaseHealth } from '../db/health';
 import { ApiError } from '../errors';
 import { logger } from '../log/logger';
+import { lifecycle } from '../server/lifecycle';
 import type { ApiEnv } from './env';
 import { failureResponse } from './failure';
 import { mcpRoutes } from '../mcp/http';
@@ -22,6 +23,7 @@ import { searchRoutes } from './routes/search';
 import { shippingRoutes } from './routes/shipping';
 import { storeRoutes } from './routes/stores';
 import { styleRoutes } from './routes/styles';
+import { ucpRoutes } from '../ucp/http/routes';
 
 /** Route groups beyond the foundation register themselves here. */
 const routeGroups: Array<(api: Api) => void> = [
@@ -35,6 +37,7 @@ const routeGroups: Array<(api: Api) => void> = [
   productRoutes,
   storeRoutes,
   mcpRoutes,
+  ucpRoutes,
 ];
 
 export interface ApiApp {
@@ -87,6 +90,23 @@ export function buildApi(): ApiApp {
     } catch {
       return c.json({ status: 'down', database: { reachable: false } }, 503);
     }
+  });
+
+  // For a load balancer: health says the process and its database are up; readiness also that
+  // start-up work is done and the process is not stopping, so that it should get requests.
+  app.get('/ready', async (c) => {
+    const { phase, waiting, failed } = lifecycle();
+    // A database that does not answer within the probe's time is as good as unreachable.
+    const timeout = new Promise<boolean>((resolve) => setTimeout(resolve, 2_000, false).unref());
+    const check = getDatabase()
+      .then(async (database) => (await databaseHealth(database.db)).reachable)
+      .catch(() => false);
+    const reachable = await Promise.race([check, timeout]);
+    const ready = phase === 'ready' && reachable;
+    return c.json(
+      { status: ready ? 'ready' : 'not_ready', phase, waiting, failed, database: { reachable } },
+      ready ? 200 : 503,
+    );
   });
 
   for (const group of routeGroups) group(api);

@@ -10,6 +10,7 @@ import { logger } from '../log/logger';
 import { startOrderReconciler } from '../orders/reconciler';
 import { otherVectorIndexes } from '../search/vector-index';
 import { ensureDashboardKey } from './dashboard-key';
+import { onStop, whileStarting } from './lifecycle';
 import { prepareStoreTokenKey } from './token-key-notice';
 
 /** Start-up steps run once per server process, before the first request. */
@@ -43,8 +44,9 @@ addBootStep(async () => {
  * printed key makes shows in the dashboard.
  */
 export async function boot(): Promise<void> {
-  // In the background: the database opens meanwhile, and a failure shows at the first search.
-  keepTextModelLoaded().catch((err: unknown) =>
+  // In the background: the database opens meanwhile; readiness waits for it, and a failure
+  // keeps the server unready (and shows at the first search).
+  whileStarting('text model', keepTextModelLoaded()).catch((err: unknown) =>
     logger().warn({ err }, 'the text model did not load at start'),
   );
   const database = await getDatabase({ shareOverSocket: true });
@@ -54,14 +56,11 @@ export async function boot(): Promise<void> {
   for (const step of bootSteps) await step();
   const reconciler = startOrderReconciler(database.db);
   const images = startImageQueue(database.db);
-  // Next.js exits on these after its own cleanup; the reconciler lets go of its orders first
-  // when it can, and otherwise their leases lapse and another replica (or the next start) settles them.
-  // Images in hand stay held until their hold lapses, then any process takes them again.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.once(signal, () => {
-      void reconciler.stop();
-      void images.stop();
-    });
+  // The reconciler lets go of its orders when it can, and otherwise their leases lapse and
+  // another replica (or the next start) settles them. Images in hand stay held until their hold
+  // lapses, then any process takes them again.
+  onStop('order reconciler', () => reconciler.stop());
+  onStop('image queue', () => images.stop());
   const [row] = await database.db.select({ n: count() }).from(developers);
   if ((row?.n ?? 0) > 0) {
     await ensureDashboardKey(database.db);

@@ -1,7 +1,7 @@
 import { env } from '../config/env';
-import { closeDatabase } from '../db/client';
 import { boot } from './boot';
 import { startHttpServer } from './http-server';
+import { stopOnSignals } from './lifecycle';
 
 /**
  * Serves API and dashboard from the existing build on HOST:PORT (`--dev`: Next.js in development
@@ -13,10 +13,4 @@ const dev = process.argv.includes('--dev');
 await boot();
 const server = await startHttpServer({ host: HOST, port: PORT, dev });
 process.stdout.write(`Serving on http://${HOST}:${PORT}${dev ? ' (development)' : ''}\n`);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    server.close();
-    // PGlite writes its data directory on close.
-    void closeDatabase().finally(() => process.exit(0));
-  });
-}
+stopOnSignals(server);
