@@ -9,6 +9,7 @@ import { startImageQueue } from '../images/queue';
 import { logger } from '../log/logger';
 import { startOrderReconciler } from '../orders/reconciler';
 import { otherVectorIndexes } from '../search/vector-index';
+import { startUcpBackground } from '../ucp/webhooks/start';
 import { ensureDashboardKey } from './dashboard-key';
 import { onStop, whileStarting } from './lifecycle';
 import { prepareStoreTokenKey } from './token-key-notice';
@@ -23,6 +24,8 @@ export function addBootStep(step: () => Promise<void>): void {
 addBootStep(async () => {
   await seedDemoData((await getDatabase()).db);
 });
+
+addBootStep(startUcpBackground);
 
 // After an upgrade that changed the text model (or EMBEDDING_MODEL), products keep the old
 // model's vectors, which search cannot compare with the new model's query vectors, until each

@@ -3,19 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../config/env';
 import { fetchAgentProfile, orderWebhookUrl } from './agent-profile';
+import { agentProfileFor } from './webhooks/agent-double';
 
-const profile = {
-  ucp: {
-    version: '2026-01-11',
-    capabilities: [
-      {
-        name: 'dev.ucp.shopping.order',
-        version: '2026-01-11',
-        config: { webhook_url: 'http://127.0.0.1:1/webhooks/order' },
-      },
-    ],
-  },
-};
+const profile = agentProfileFor('http://127.0.0.1:1/webhooks/order');
 
 let server: http.Server;
 let origin: string;

@@ -1,0 +1,49 @@
+import type { Db } from '../../db/client';
+import { ucpWebhookOutbox } from '../../db/schema';
+import { logger } from '../../log/logger';
+import { fetchAgentProfile, orderWebhookUrl } from '../agent-profile';
+import { nudgeWebhookWorker } from './nudge';
+
+export type OrderEventType = 'order_placed' | 'order_shipped';
+
+export interface OrderEvent {
+  storeId: string;
+  orderId: string;
+  eventType: OrderEventType;
+  /** The profile URL of the agent that placed the order; null for a developer's order. */
+  agentProfileUrl: string | null;
+  checkoutId: string;
+  /** The full UCP order as it is now (order.md: full entities, never deltas). */
+  order: unknown;
+}
+
+/**
+ * Records an order event for the agent's webhook, in the caller's transaction when it passes
+ * one, so the event exists exactly when the change it reports does; the delivery worker sends
+ * it at once and retries it until the agent takes it. The webhook URL is the agent profile's
+ * order capability `config.webhook_url`, resolved now (the profile is cached from the agent's
+ * requests); when the profile cannot be fetched now, the event waits with no URL and the worker
+ * reads the profile again at delivery. An order of a developer, or of an agent whose profile
+ * names no webhook, gets no event. The payload is what the conformance suite and the reference
+ * server send: `event_type`, `checkout_id`, `order`.
+ */
+export async function enqueueOrderEvent(db: Db, event: OrderEvent): Promise<void> {
+  if (!event.agentProfileUrl) return;
+  const profile = await fetchAgentProfile(event.agentProfileUrl);
+  const url = orderWebhookUrl(profile);
+  if (profile && !url) {
+    logger().debug(
+      { order: event.orderId, event: event.eventType },
+      'no webhook for this order: its agent profile names none',
+    );
+    return;
+  }
+  await db.insert(ucpWebhookOutbox).values({
+    storeId: event.storeId,
+    orderId: event.orderId,
+    eventType: event.eventType,
+    url,
+    payload: { event_type: event.eventType, checkout_id: event.checkoutId, order: event.order },
+  });
+  nudgeWebhookWorker();
+}

@@ -1,0 +1,171 @@
+import { flattenedVerify, importJWK } from 'jose';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resetEnvCache } from '../../config/env';
+import { openDatabase, type Database } from '../../db/client';
+import { ucpWebhookOutbox } from '../../db/schema';
+import { waitFor } from '../../testing/wait-for';
+import { publicSigningKeys } from '../signing-keys';
+import {
+  closedPort,
+  startProfileServer,
+  startWebhookReceiver,
+  type Listening,
+} from './agent-double';
+import { enqueueOrderEvent, type OrderEvent } from './outbox';
+import { retryDelayMs, startWebhookWorker, type WebhookWorker } from './worker';
+
+// A database of its own: a worker claims every due event of its database, and in the wire run
+// other suites share one.
+let database: Database;
+const cleanups: Array<() => Promise<void>> = [];
+let sequence = 0;
+
+beforeAll(async () => {
+  process.env.UCP_AGENT_FETCH_ALLOW_HOSTS = '127.0.0.1';
+  resetEnvCache();
+  database = await openDatabase({ url: 'memory://' });
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await database?.close();
+  delete process.env.UCP_AGENT_FETCH_ALLOW_HOSTS;
+  resetEnvCache();
+});
+beforeEach(async () => {
+  await database.db.delete(ucpWebhookOutbox);
+});
+
+function track<T extends Listening | WebhookWorker>(thing: T): T {
+  cleanups.push(() => ('close' in thing ? thing.close() : thing.stop()));
+  return thing;
+}
+
+/** An agent whose profile sends order events to `webhookUrl`; a fresh URL per test (cache). */
+async function agentProfile(webhookUrl: string): Promise<string> {
+  const server = track(await startProfileServer(webhookUrl));
+  return `${server.origin}/profile-${++sequence}.json`;
+}
+
+function event(agentProfileUrl: string, n = 1): OrderEvent {
+  return {
+    storeId: 'sto_test',
+    orderId: `ord_${sequence}_${n}`,
+    eventType: 'order_placed',
+    agentProfileUrl,
+    checkoutId: `chk_${sequence}_${n}`,
+    order: { id: `ord_${sequence}_${n}`, fulfillment: { events: [] } },
+  };
+}
+
+const until = <T>(probe: () => T | Promise<T>, timeoutMs = 3_000) =>
+  waitFor(probe, { timeoutMs, what: probe.toString() });
+
+async function rows() {
+  return database.db.select().from(ucpWebhookOutbox).orderBy(ucpWebhookOutbox.id);
+}
+
+describe('UCP webhook delivery', () => {
+  it('sends an event at once, signed with the published key, as the suite reads it', async () => {
+    const receiver = track(await startWebhookReceiver());
+    const profile = await agentProfile(`${receiver.origin}/webhooks/order`);
+    track(startWebhookWorker(database.db, { pollMs: 60_000 }));
+    await enqueueOrderEvent(database.db, event(profile));
+    await until(() => receiver.received.length === 1, 2_000);
+
+    const [sent] = receiver.received;
+    expect(sent!.payload).toEqual({
+      event_type: 'order_placed',
+      checkout_id: `chk_${sequence}_1`,
+      order: { id: `ord_${sequence}_1`, fulfillment: { events: [] } },
+    });
+    const [protectedHeader, , signature] = String(sent!.headers['request-signature']).split('.');
+    const { kid } = JSON.parse(Buffer.from(protectedHeader!, 'base64url').toString());
+    const jwk = (await publicSigningKeys()).find((k) => k.kid === kid)!;
+    const verified = await flattenedVerify(
+      { protected: protectedHeader!, payload: sent!.body, signature: signature! },
+      await importJWK(jwk, 'ES256'),
+    );
+    expect(verified.protectedHeader).toMatchObject({ alg: 'ES256', b64: false });
+    await until(async () => (await rows())[0]?.deliveredAt != null);
+    expect(await rows()).toMatchObject([{ attempts: 1, lastError: null }]);
+  });
+
+  it('keeps an event the agent could not take across a restart, and the next worker delivers it', async () => {
+    const port = await closedPort();
+    const profile = await agentProfile(`http://127.0.0.1:${port}/hook`);
+    const first = startWebhookWorker(database.db, { pollMs: 60_000, retryBaseMs: 300 });
+    await enqueueOrderEvent(database.db, event(profile));
+    await until(async () => (await rows())[0]?.lastError != null);
+    await first.stop();
+    const [failed] = await rows();
+    expect(failed).toMatchObject({ attempts: 1, deliveredAt: null });
+    expect(failed!.lastError).toMatch(/ECONNREFUSED|connect/i);
+
+    const receiver = track(await startWebhookReceiver(port));
+    track(startWebhookWorker(database.db, { pollMs: 100 }));
+    await until(() => receiver.received.length === 1, 5_000);
+    await until(async () => (await rows())[0]?.deliveredAt != null);
+    expect(await rows()).toMatchObject([{ attempts: 2, lastError: null }]);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('waits twice as long after each failure, up to a cap', async () => {
+    expect([1, 2, 3, 4, 5, 10].map((n) => retryDelayMs(n, 1_000, 5_000))).toEqual([
+      1_000, 2_000, 4_000, 5_000, 5_000, 5_000,
+    ]);
+    const receiver = track(await startWebhookReceiver());
+    receiver.status = 503;
+    const profile = await agentProfile(`${receiver.origin}/hook`);
+    const worker = track(
+      startWebhookWorker(database.db, { pollMs: 60_000, retryBaseMs: 10_000, retryMaxMs: 15_000 }),
+    );
+    await enqueueOrderEvent(database.db, event(profile));
+    await until(async () => (await rows())[0]?.lastError === 'HTTP 503');
+    const waits: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const [row] = await rows();
+      waits.push(row!.nextAttemptAt.getTime() - Date.now());
+      // Due now, as if the wait had passed.
+      await database.db.update(ucpWebhookOutbox).set({ nextAttemptAt: new Date(0) });
+      await worker.runOnce();
+    }
+    expect(waits[0]).toBeGreaterThan(8_000);
+    expect(waits[0]).toBeLessThanOrEqual(10_000);
+    expect(waits[1]).toBeGreaterThan(13_000);
+    expect(waits[2]).toBeGreaterThan(13_000);
+    expect(waits[2]).toBeLessThanOrEqual(15_000);
+    expect((await rows())[0]!.attempts).toBe(4);
+    expect(receiver.received).toHaveLength(4);
+  });
+
+  it('lets two workers on one database deliver each event once', async () => {
+    const receiver = track(await startWebhookReceiver());
+    const profile = await agentProfile(`${receiver.origin}/hook`);
+    const quiet = { pollMs: 60_000 };
+    const a = startWebhookWorker(database.db, quiet);
+    const b = startWebhookWorker(database.db, quiet);
+    // Recorded without a nudge reaching either worker's timer first.
+    await a.stop();
+    await b.stop();
+    for (let n = 1; n <= 30; n++) await enqueueOrderEvent(database.db, event(profile, n));
+    const claimed = await Promise.all([a.runOnce(), b.runOnce(), a.runOnce(), b.runOnce()]);
+    expect(claimed.reduce((x, y) => x + y, 0)).toBe(30);
+    const orders = receiver.received.map((r) => r.payload.order.id);
+    expect(new Set(orders).size).toBe(30);
+    expect(orders).toHaveLength(30);
+    expect((await rows()).every((r) => r.deliveredAt && r.attempts === 1)).toBe(true);
+  });
+
+  it('records no event for a developer’s order or an agent without a webhook', async () => {
+    await enqueueOrderEvent(database.db, { ...event('unused'), agentProfileUrl: null });
+    const server = track(await startProfileServer(''));
+    await enqueueOrderEvent(database.db, event(`${server.origin}/none-${++sequence}.json`));
+    expect(await rows()).toEqual([]);
+  });
+
+  it('records an event whose agent profile cannot be fetched now without a URL, for delivery to resolve', async () => {
+    const port = await closedPort();
+    await enqueueOrderEvent(database.db, event(`http://127.0.0.1:${port}/profile.json`));
+    expect(await rows()).toMatchObject([{ url: null, attempts: 0, deliveredAt: null }]);
+  });
+});
