@@ -8,7 +8,20 @@ export function randomToken(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'dev' | 'key' | 'prof' | 'style' | 'ship' | 'store' | 'ord';
+export type IdPrefix =
+  | 'dev'
+  | 'key'
+  | 'prof'
+  | 'style'
+  | 'ship'
+  | 'store'
+  | 'ord'
+  | 'chk'
+  | 'line'
+  | 'addr'
+  | 'ful'
+  | 'grp'
+  | 'exp';
 
 /** Opaque ids: a type prefix for humans reading logs, then 20 random base62 characters. */
 export function newId(prefix: IdPrefix): string {

@@ -480,10 +480,11 @@ export const orders = pgTable(
     index('orders_pending_idx')
       .on(t.leaseUntil)
       .where(sql`${t.status} = 'pending'`),
-    // Concurrent completes of one checkout meet here: one order, whoever inserts first.
+    // Concurrent completes of one checkout meet here: one order, whoever inserts first; a
+    // failed one (the store refused it) leaves room for the next attempt.
     uniqueIndex('orders_checkout_uq')
       .on(t.checkoutId)
-      .where(sql`${t.checkoutId} IS NOT NULL`),
+      .where(sql`${t.checkoutId} IS NOT NULL AND ${t.status} <> 'failed'`),
   ],
 );
 

@@ -5,7 +5,6 @@ import { getDatabase } from '../db/client';
 import { databaseHealth } from '../db/health';
 import { ApiError } from '../errors';
 import { logger } from '../log/logger';
-import { lifecycle } from '../server/lifecycle';
 import type { ApiEnv } from './env';
 import { failureResponse } from './failure';
 import { mcpRoutes } from '../mcp/http';
@@ -90,23 +89,6 @@ export function buildApi(): ApiApp {
     } catch {
       return c.json({ status: 'down', database: { reachable: false } }, 503);
     }
-  });
-
-  // For a load balancer: health says the process and its database are up; readiness also that
-  // start-up work is done and the process is not stopping, so that it should get requests.
-  app.get('/ready', async (c) => {
-    const { phase, waiting, failed } = lifecycle();
-    // A database that does not answer within the probe's time is as good as unreachable.
-    const timeout = new Promise<boolean>((resolve) => setTimeout(resolve, 2_000, false).unref());
-    const check = getDatabase()
-      .then(async (database) => (await databaseHealth(database.db)).reachable)
-      .catch(() => false);
-    const reachable = await Promise.race([check, timeout]);
-    const ready = phase === 'ready' && reachable;
-    return c.json(
-      { status: ready ? 'ready' : 'not_ready', phase, waiting, failed, database: { reachable } },
-      ready ? 200 : 503,
-    );
   });
 
   for (const group of routeGroups) group(api);

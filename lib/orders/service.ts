@@ -11,6 +11,7 @@ import {
   connectionFor,
   platformFor,
   type PlatformOrderResult,
+  type PlatformPricing,
   type StoreConnection,
 } from '../platforms';
 import { findStoreById, type StoreRow } from '../stores/access';
@@ -197,7 +198,20 @@ async function undecided(
   );
 }
 
-async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise<BuyResponse> {
+/** What placing an order at its store needs: /buy's prepared order, or a UCP checkout's. */
+export type Submission = Pick<PreparedOrder, 'store' | 'lines' | 'shipping'> & {
+  pricing?: PlatformPricing;
+};
+
+/**
+ * Places a recorded pending order at its store and records the outcome: created (answered),
+ * refused or failed (thrown as its ApiError), or undecided (parked pending, thrown).
+ */
+export async function submitOrder(
+  db: Db,
+  prepared: Submission,
+  order: OrderRow,
+): Promise<BuyResponse> {
   const { store } = prepared;
   const connection = await connect(db, store, order);
   if ('status' in connection) return finish(db, order, connection);
@@ -215,6 +229,7 @@ async function submit(db: Db, prepared: PreparedOrder, order: OrderRow): Promise
         lines: prepared.lines.map((l) => ({ variantId: l.variant_id, quantity: l.quantity })),
         email: prepared.shipping.email,
         shipping: prepared.shipping,
+        pricing: prepared.pricing,
       }),
     { sending: true },
   );
@@ -338,7 +353,7 @@ export async function placeOrder(
     const first = await findByKey(db, caller.developerId, key!);
     return answerRepeat(db, first!, hash);
   }
-  return inFlight(order.id, () => submit(db, prepared, order));
+  return inFlight(order.id, () => submitOrder(db, prepared, order));
 }
 
 export async function getOrder(db: Db, caller: Caller, orderId: string): Promise<OrderRecord> {

@@ -6,6 +6,7 @@ import { platformSettings, type PlatformSettings } from './settings';
 import type {
   PlatformLookupResult,
   PlatformOrderRequest,
+  PlatformPricing,
   PlatformOrderResult,
   StoreConnection,
   StorePlatform,
@@ -189,6 +190,26 @@ function shopifyId(id: string): string | number {
   return /^\d+$/.test(id) && Number.isSafeInteger(n) ? n : id;
 }
 
+/**
+ * A checkout's agreed prices in the Admin API's order fields: its currency, its discount codes
+ * (Shopify takes the amount of each) and its shipping line.
+ */
+function shopifyPricing(pricing: PlatformPricing) {
+  return {
+    currency: pricing.currency,
+    ...(pricing.discounts.length
+      ? {
+          discount_codes: pricing.discounts.map((d) => ({
+            code: d.code,
+            amount: d.amount,
+            type: 'fixed_amount',
+          })),
+        }
+      : {}),
+    ...(pricing.shippingLine ? { shipping_lines: [pricing.shippingLine] } : {}),
+  };
+}
+
 async function createOrder(
   connection: StoreConnection,
   order: PlatformOrderRequest,
@@ -196,10 +217,12 @@ async function createOrder(
   const settings = platformSettings();
   const payload = {
     order: {
-      line_items: order.lines.map((l) => ({
+      line_items: order.lines.map((l, i) => ({
         variant_id: shopifyId(l.variantId),
         quantity: l.quantity,
+        ...(order.pricing ? { price: order.pricing.linePrices[i] } : {}),
       })),
+      ...(order.pricing ? shopifyPricing(order.pricing) : {}),
       email: order.email,
       phone: order.shipping.phone,
       shipping_address: shopifyAddress(order.shipping),

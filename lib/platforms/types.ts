@@ -28,12 +28,26 @@ export interface PlatformOrderLine {
   quantity: number;
 }
 
+/**
+ * Prices a checkout agreed with the buyer (UCP): each line's unit price, the discounts and the
+ * shipping line, as decimal strings of the store currency. A /buy order has none: the store
+ * prices it.
+ */
+export interface PlatformPricing {
+  currency: string;
+  /** Unit price per line, in the order of `lines`. */
+  linePrices: string[];
+  discounts: { code: string; amount: string }[];
+  shippingLine: { title: string; code: string; price: string } | null;
+}
+
 export interface PlatformOrderRequest {
   /** Our order id; the platform order carries it so staff and reconciliation can find it. */
   reference: string;
   lines: PlatformOrderLine[];
   email: string;
   shipping: ShippingRecord;
+  pricing?: PlatformPricing;
 }
 
 export type PlatformOrderResult =
