@@ -1,5 +1,6 @@
 import { dataDir } from '../../config/env';
 import { getDatabase } from '../../db/client';
+import { onStop } from '../../server/lifecycle';
 import { keepSigningKeyIn } from '../signing-keys';
 import { startWebhookWorker } from './worker';
 
@@ -11,7 +12,5 @@ import { startWebhookWorker } from './worker';
 export async function startUcpBackground(): Promise<void> {
   keepSigningKeyIn(dataDir());
   const worker = startWebhookWorker((await getDatabase()).db);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void worker.stop());
-  }
+  onStop('UCP webhook delivery', () => worker.stop());
 }
