@@ -223,8 +223,9 @@ async function createOrder(
         ...(order.pricing ? { price: order.pricing.linePrices[i] } : {}),
       })),
       ...(order.pricing ? shopifyPricing(order.pricing) : {}),
-      email: order.email,
-      phone: order.shipping.phone,
+      // A UCP buyer may give neither: Shopify takes an order without them.
+      ...(order.email ? { email: order.email } : {}),
+      ...(order.shipping.phone ? { phone: order.shipping.phone } : {}),
       shipping_address: shopifyAddress(order.shipping),
       billing_address: shopifyAddress(order.shipping),
       financial_status: 'pending',
