@@ -24,6 +24,11 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Where it lives, for logs and health: a directory, or a URL without its password. */
   location: string;
+  /**
+   * Its connections now, for the metrics: a pool's total, idle and waiting clients; the
+   * embedded database is one connection in process.
+   */
+  poolUse(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -90,8 +95,16 @@ async function openPostgres(url: string): Promise<Database> {
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  return { db, kind: 'postgres', location: redact(url), close: () => pool.end() };
+  return {
+    db,
+    kind: 'postgres',
+    location: redact(url),
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => pool.end(),
+  };
 }
+
+const embeddedUse = () => ({ total: 1 });
 
 async function openEmbedded(dir: string | undefined, opts: OpenOptions): Promise<Database> {
   if (!dir) {
@@ -99,7 +112,13 @@ async function openEmbedded(dir: string | undefined, opts: OpenOptions): Promise
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder: migrationsDir() });
     await client.exec(sessionSettingStatements().join('; '));
-    return { db, kind: 'pglite', location: 'memory://', close: () => closePglite(client) };
+    return {
+      db,
+      kind: 'pglite',
+      location: 'memory://',
+      poolUse: embeddedUse,
+      close: () => closePglite(client),
+    };
   }
   if (opts.joinRunningServer) {
     const holder = readLock(dir);
@@ -140,6 +159,7 @@ async function openEmbedded(dir: string | undefined, opts: OpenOptions): Promise
       db,
       kind: 'pglite',
       location: dir,
+      poolUse: embeddedUse,
       async close() {
         await socket?.stop();
         await closePglite(client);

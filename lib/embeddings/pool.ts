@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { EMBED_TASK_SIZE, embedInLengthOrder } from './length-batches';
+import { metrics } from '../metrics/registry';
 import { loadTextModel } from './models';
 import type { EmbeddingProvider } from './provider';
 
@@ -62,17 +63,25 @@ export class PooledTextProvider implements EmbeddingProvider {
     return this.pool.threads.length;
   }
 
+  /** Tasks waiting for a worker. */
+  get queued(): number {
+    return this.pool.queueSize;
+  }
+
   /** Loads the model in a worker now (each loads it on its first task). */
   async load(): Promise<void> {
     await this.pool.run([' ']);
   }
 
   embedTexts(texts: string[]): Promise<number[][]> {
-    return embedInLengthOrder(
-      texts,
-      EMBED_TASK_SIZE,
-      (task) => this.pool.run(task) as Promise<number[][]>,
-    );
+    return embedInLengthOrder(texts, EMBED_TASK_SIZE, async (task) => {
+      const end = metrics().embeddingModel.startTimer({ model: this.modelId });
+      try {
+        return (await this.pool.run(task)) as number[][];
+      } finally {
+        end();
+      }
+    });
   }
 
   close(): Promise<void> {

@@ -5,6 +5,9 @@ import { getDatabase } from '../db/client';
 import { databaseHealth } from '../db/health';
 import { ApiError } from '../errors';
 import { logger } from '../log/logger';
+import { metricsRoute } from '../metrics/http';
+import { metrics } from '../metrics/registry';
+import { lifecycle } from '../server/lifecycle';
 import type { ApiEnv } from './env';
 import { failureResponse } from './failure';
 import { mcpRoutes } from '../mcp/http';
@@ -62,14 +65,16 @@ export function buildApi(): ApiApp {
     c.set('log', log);
     const started = performance.now();
     await withAnswerHeaders(c, { 'x-request-id': requestId }, next);
+    const seconds = (performance.now() - started) / 1000;
+    const labels = { method: c.req.method, route: c.req.routePath, status: c.res.status };
+    metrics().httpRequests.inc(labels);
+    metrics().httpDuration.observe(labels, seconds);
     log.info(
       {
-        method: c.req.method,
-        route: c.req.routePath,
-        status: c.res.status,
+        ...labels,
         code: c.var.code,
         dev: c.var.caller?.developerId,
-        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        duration_ms: Math.round(seconds * 10_000) / 10,
       },
       'request',
     );
@@ -90,6 +95,25 @@ export function buildApi(): ApiApp {
       return c.json({ status: 'down', database: { reachable: false } }, 503);
     }
   });
+
+  // For a load balancer: health says the process and its database are up; readiness also that
+  // start-up work is done and the process is not stopping, so that it should get requests.
+  app.get('/ready', async (c) => {
+    const { phase, waiting, failed } = lifecycle();
+    // A database that does not answer within the probe's time is as good as unreachable.
+    const timeout = new Promise<boolean>((resolve) => setTimeout(resolve, 2_000, false).unref());
+    const check = getDatabase()
+      .then(async (database) => (await databaseHealth(database.db)).reachable)
+      .catch(() => false);
+    const reachable = await Promise.race([check, timeout]);
+    const ready = phase === 'ready' && reachable;
+    return c.json(
+      { status: ready ? 'ready' : 'not_ready', phase, waiting, failed, database: { reachable } },
+      ready ? 200 : 503,
+    );
+  });
+
+  metricsRoute(app);
 
   for (const group of routeGroups) group(api);
 

@@ -1,3 +1,4 @@
+import { metrics } from '../metrics/registry';
 import type { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -137,6 +138,7 @@ export function rateLimit(): MiddlewareHandler<ApiEnv> {
       setHeaders(c, limitHeaders(limit, rejection));
       c.header('Retry-After', String(retryAfter));
       c.set('code', 'RATE_LIMITED');
+      metrics().rateLimited.inc({ plan: caller.plan });
       c.set('caller', caller);
       const error = `This API key made its ${limit} requests of the last ${settings.RATE_LIMIT_WINDOW_SECONDS} s allowed on the ${caller.plan} plan; retry in ${retryAfter} s`;
       return c.json({ code: 'RATE_LIMITED', error, message: error }, 429);

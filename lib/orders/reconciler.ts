@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import { ApiError } from '../errors';
+import { metrics } from '../metrics/registry';
 import { logger } from '../log/logger';
 import { claimDue, inFlight, PROCESS_OWNER, releaseAll } from './lease';
 import { settlePending } from './service';
@@ -75,10 +76,13 @@ export function startOrderReconciler(
 
   async function runOnce(): Promise<number> {
     try {
-      return await settleBatch();
+      const claimed = await settleBatch();
+      metrics().reconcilerPasses.inc({ result: 'ok' });
+      return claimed;
     } catch (err) {
       // The database may be briefly unreachable; the next pass tries again.
       logger().error({ err_type: (err as Error)?.name }, 'order reconciler pass failed');
+      metrics().reconcilerPasses.inc({ result: 'error' });
       return 0;
     }
   }

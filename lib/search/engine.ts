@@ -1,3 +1,4 @@
+import { timeStage } from '../metrics/registry';
 import type { ScoreDetails } from '../contract/search';
 import type { Db } from '../db/client';
 import { textEmbedder } from '../embeddings';
@@ -69,27 +70,33 @@ export async function gatherCandidates(db: Db, req: RankRequest): Promise<Gather
   const provider = textEmbedder();
   const needsText = mode !== 'lexical' || req.style !== undefined;
   const [lexical, textVector] = await Promise.all([
-    mode === 'vector' ? Promise.resolve(undefined) : resolveQueryTerms(db, req.text),
+    mode === 'vector'
+      ? Promise.resolve(undefined)
+      : timeStage('query_terms', () => resolveQueryTerms(db, req.text)),
     needsText
-      ? embedTextsCached(db, provider, [req.text]).then((r) => r.vectors[0])
+      ? timeStage('embed_query', () => embedTextsCached(db, provider, [req.text])).then(
+          (r) => r.vectors[0],
+        )
       : Promise.resolve(undefined),
   ]);
   const counts = candidateCounts(req.limit);
-  const candidates = await retrieveCandidates(db, {
-    scope: req.scope,
-    lexical,
-    text:
-      textVector && mode !== 'lexical'
-        ? { modelId: provider.modelId, dimensions: provider.dimensions, vector: textVector }
-        : undefined,
-    image: req.image,
-    style: req.style,
-    priceMin: req.priceMin,
-    priceMax: req.priceMax,
-    excludeVariantIds: req.excludeVariantIds,
-    lexicalCandidates: mode === 'vector' ? 0 : counts.lexical,
-    vectorCandidates: mode === 'lexical' ? 0 : counts.vector,
-  });
+  const candidates = await timeStage('retrieve_candidates', () =>
+    retrieveCandidates(db, {
+      scope: req.scope,
+      lexical,
+      text:
+        textVector && mode !== 'lexical'
+          ? { modelId: provider.modelId, dimensions: provider.dimensions, vector: textVector }
+          : undefined,
+      image: req.image,
+      style: req.style,
+      priceMin: req.priceMin,
+      priceMax: req.priceMax,
+      excludeVariantIds: req.excludeVariantIds,
+      lexicalCandidates: mode === 'vector' ? 0 : counts.lexical,
+      vectorCandidates: mode === 'lexical' ? 0 : counts.vector,
+    }),
+  );
   return { query: { terms: lexical?.terms ?? [], idfTotal: lexical?.idfTotal ?? 0 }, candidates };
 }
 
@@ -182,5 +189,7 @@ export async function rankProducts(
   req: RankRequest & { explain?: boolean },
 ): Promise<RankedProduct[]> {
   const gathered = await gatherCandidates(db, req);
-  return rankCandidates(gathered, { ...req, hasStyle: req.style !== undefined });
+  return timeStage('rank_candidates', () =>
+    rankCandidates(gathered, { ...req, hasStyle: req.style !== undefined }),
+  );
 }

@@ -1,3 +1,4 @@
+import { timeStage } from '../metrics/registry';
 import { eq } from 'drizzle-orm';
 import { planAtLeast, type Caller } from '../auth/keys';
 import {
@@ -95,7 +96,7 @@ export async function searchProducts(db: Db, caller: Caller, req: ParsedSearchPr
     limit: req.max_result_count ?? req.result_count ?? DEFAULT_RESULT_COUNT,
     ...filters,
   });
-  const rows = await loadProducts(db, ranked, filters);
+  const rows = await timeStage('load_products', () => loadProducts(db, ranked, filters));
   const results = ranked.flatMap((r) => {
     const row = rows.get(r.productId);
     if (!row || row.variants.length === 0) return [];

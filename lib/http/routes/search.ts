@@ -8,6 +8,7 @@ import {
 } from '../../contract/search';
 import { isOperatorToken } from '../../auth/operator';
 import { ApiError } from '../../errors';
+import { recordSearch } from '../../metrics/registry';
 import { legacySearch } from '../../search/legacy-search';
 import { searchProducts } from '../../search/product-search';
 import { defineOperation } from '../operation';
@@ -60,7 +61,7 @@ export function searchRoutes(api: Api): void {
         'explain requires the operator token in the X-Operator-Token header',
       );
     }
-    return searchProducts(db, caller, body);
+    return searchProducts(db, caller, body).then((a) => recordSearch('search_products', a));
   });
 
   defineOperation(api, {
@@ -88,5 +89,7 @@ export function searchRoutes(api: Api): void {
       { status: 403, codes: ['FORBIDDEN'], description: "The store's policy excludes the caller" },
       { status: 404, codes: ['STORE_NOT_FOUND'], description: 'Unknown store' },
     ],
-  }).handle(({ db, caller, body }) => legacySearch(db, caller, body));
+  }).handle(({ db, caller, body }) =>
+    legacySearch(db, caller, body).then((a) => recordSearch('legacy_search', a)),
+  );
 }
