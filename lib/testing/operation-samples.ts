@@ -64,6 +64,7 @@ export async function sampleRequests(
     setStoreToken: { params: { id: storeId }, body: { token: 'shpat_not_checked' } },
     verifyStore: { params: { id: storeId } },
     listStoreOrders: { params: { id: storeId } },
+    setStoreUcpSettings: { params: { id: storeId }, body: { agent_access: 'keys' } },
     buy: {
       body: {
         items: [{ variant_id: '90011', quantity: 1 }],

@@ -1,11 +1,12 @@
 import type { Api } from '../../http/openapi';
+import { adminUcpSettingsRoutes } from './admin-settings';
 import { checkoutRoutes } from './checkout-routes';
 
 /**
- * Every UCP route group, mounted under /api/ucp/{store_id} by lib/http/app.ts's one line: a
- * group of UCP routes adds itself here.
+ * Every UCP route group, mounted by lib/http/app.ts's one line: the routes under
+ * /api/ucp/{store_id}, and the operator's UCP settings of a store. A group adds itself here.
  */
-const groups: Array<(api: Api) => void> = [checkoutRoutes];
+const groups: Array<(api: Api) => void> = [checkoutRoutes, adminUcpSettingsRoutes];
 
 export function ucpRoutes(api: Api): void {
   api.registry.registerComponent('securitySchemes', 'UcpApiKey', {
