@@ -28,7 +28,7 @@ export function adminUcpSettingsRoutes(api: Api): void {
     const settings = await writeUcpSettings(db, store.id, {
       ...(body.agent_access ? { agentAccess: body.agent_access } : {}),
       ...(body.payment_handlers
-        ? { paymentHandlers: body.payment_handlers as PaymentHandlerConfig[] }
+        ? { paymentHandlers: body.payment_handlers }
         : {}),
     });
     return {
