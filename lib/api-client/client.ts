@@ -25,6 +25,7 @@ import type {
   SyncErrorsResponse,
   VisibleStoreListResponse,
 } from './types';
+import { ucpMethods } from './ucp';
 
 export interface ClientOptions {
   /** The API's base URL, e.g. http://127.0.0.1:3000/api. */
@@ -82,6 +83,7 @@ export function createApiClient(opts: ClientOptions & { apiKey: string }) {
       request<ListOrdersResponse>(t, 'GET', '/orders', {
         query: { user_id: userId, limit: limit?.toString() },
       }),
+    ...ucpMethods(t),
   };
 }
 

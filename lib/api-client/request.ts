@@ -1,4 +1,15 @@
-/** A failure answered by the API (its `code` and `error`), or the API could not be reached. */
+/** A UCP route's message ({type, code, content, severity}), as its error answers carry them. */
+export interface UcpMessage {
+  type: string;
+  code: string;
+  content: string;
+  severity?: string;
+}
+
+/**
+ * A failure answered by the API (its `code` and `error`, or a UCP route's `code`, `detail` and
+ * `messages`), or the API could not be reached.
+ */
 export class ApiRequestError extends Error {
   constructor(
     readonly code: string,
@@ -6,6 +17,7 @@ export class ApiRequestError extends Error {
     readonly status: number,
     readonly details?: string,
     readonly issues?: Array<{ path: string; message: string }>,
+    readonly messages?: UcpMessage[],
   ) {
     super(message);
     this.name = 'ApiRequestError';
@@ -80,15 +92,18 @@ export async function request<T>(
     const failure = parsed as {
       code?: string;
       error?: string;
+      detail?: string;
       message?: string;
       issues?: Array<{ path: string; message: string }>;
+      messages?: UcpMessage[];
     };
     throw new ApiRequestError(
       failure.code ?? `HTTP_${res.status}`,
-      failure.error ?? `The service answered ${res.status}`,
+      failure.error ?? failure.detail ?? `The service answered ${res.status}`,
       res.status,
       failure.message,
       failure.issues,
+      failure.messages,
     );
   }
   return parsed as T;

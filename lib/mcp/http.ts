@@ -18,8 +18,10 @@ export function mcpRoutes({ app, registry }: Api): void {
     summary: 'Model Context Protocol endpoint (Streamable HTTP) for shopping agents (extension)',
     description:
       'JSON-RPC messages of the Model Context Protocol, answered as JSON. The tools (search_products, get_product, ' +
-      'create_profile, get_profile, set_style, set_shipping_address, checkout_link, buy, get_order, list_orders) call ' +
-      'this API with the API key sent here in `authorization`; failures are tool errors that start with the API code.',
+      'create_profile, get_profile, set_style, set_shipping_address, checkout_link, buy, get_order, list_orders, and ' +
+      "UCP's create_checkout, get_checkout, update_checkout, complete_checkout, cancel_checkout) call this API with the " +
+      'API key sent here in `authorization`; failures are tool errors that start with the API code (JSON-RPC errors ' +
+      "with UCP's errors[] for the UCP tools).",
     tags: ['MCP'],
     security: [{ ApiKey: [] }],
     responses: { 200: { description: 'A JSON-RPC response' } },

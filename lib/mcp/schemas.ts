@@ -30,7 +30,8 @@ import { createStyleRequest, createStyleResponse, updateStyleResponse } from '..
  * schema to be an object at the top, while a contract schema that carries an OpenAPI component
  * id is emitted as a `$ref` to it; `extend({})` is the same fields and checks without the id.
  */
-const asTool = <Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) => schema.extend({});
+export const asTool = <Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) =>
+  schema.extend({});
 
 const profileId = idInput.meta({ description: 'A profile id (prof_...) from create_profile' });
 

@@ -1,4 +1,6 @@
+import { centsToString } from '../catalog/decimal';
 import type {
+  UcpCheckout,
   OrderRecord,
   SearchVariant,
   ProfileRecord,
@@ -85,4 +87,45 @@ export function ordersSummary(orders: OrderRecord[]): string {
     `${orders.length} order(s), newest first:`,
     ...orders.map((o) => `- ${orderSummary(o)}`),
   ].join('\n');
+}
+
+/** Minor units as the API's prices read: "12.50 USD". */
+function money(amount: number, currency: string): string {
+  return `${centsToString(BigInt(amount))} ${currency}`;
+}
+
+/** What a UCP checkout holds and what it waits for, so an agent knows its next call. */
+export function ucpCheckoutSummary(c: UcpCheckout): string {
+  const lines = c.line_items
+    .map(
+      (l) =>
+        `${l.quantity} x ${l.item.title} (item ${l.item.id}) at ${money(l.item.price, c.currency)}`,
+    )
+    .join(', ');
+  const options = (c.fulfillment?.methods ?? []).flatMap((m) =>
+    m.groups.flatMap((g) =>
+      g.options.map((o) => {
+        const cost = o.totals.find((t) => t.type === 'total')?.amount ?? 0;
+        const chosen = o.id === g.selected_option_id ? ' (selected)' : '';
+        return `${o.id} "${o.title}" ${money(cost, c.currency)}${chosen} [method ${m.id}, group ${g.id}]`;
+      }),
+    ),
+  );
+  const totals = c.totals.map((t) => `${t.type} ${money(t.amount, c.currency)}`).join(', ');
+  const handlers = c.payment.handlers.map((h) => h.id).join(', ') || 'none';
+  return [
+    `Checkout ${c.id}: ${c.status}.`,
+    `${lines}.`,
+    options.length
+      ? `Shipping options: ${options.join('; ')}.`
+      : 'No shipping options yet (a destination picks them).',
+    c.discounts?.applied.length
+      ? `Discounts: ${c.discounts.applied.map((d) => `${d.code} -${money(d.amount, c.currency)}`).join(', ')}.`
+      : '',
+    `Totals: ${totals}.`,
+    ...c.messages.map((m) => `${m.type} ${m.code}: ${m.content}`),
+    c.order ? `Order ${c.order.id}: ${c.order.permalink_url}` : `Payment handlers: ${handlers}.`,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

@@ -4,11 +4,14 @@ import { describeIssues, fieldIssues } from '../contract/issues';
 
 const NO_ARGUMENTS = z.object({});
 
+/** A tools/call request's `_meta` (the UCP binding's tools read `_meta.ucp.profile`). */
+export type CallMeta = Record<string, unknown> | undefined;
+
 /** One shopping tool: what an agent reads in tools/list, and the API calls it makes. */
 export interface ShoppingTool {
   name: string;
   describe(): Tool;
-  call(args: unknown): Promise<CallToolResult>;
+  call(args: unknown, meta?: CallMeta): Promise<CallToolResult>;
 }
 
 interface ToolDeclaration<Input extends z.ZodObject> {
@@ -18,7 +21,9 @@ interface ToolDeclaration<Input extends z.ZodObject> {
   input?: Input;
   output: z.ZodObject;
   annotations: ToolAnnotations;
-  run(args: z.output<Input>): Promise<CallToolResult>;
+  run(args: z.output<Input>, meta: CallMeta): Promise<CallToolResult>;
+  /** How arguments that break the schema are answered; by default a tool error. */
+  invalid?(message: string): CallToolResult;
 }
 
 /**
@@ -41,15 +46,15 @@ export function defineTool<Input extends z.ZodObject = typeof NO_ARGUMENTS>(
       outputSchema: jsonSchema(declaration.output, 'output'),
       annotations: declaration.annotations,
     }),
-    call: async (args) => {
+    call: async (args, meta) => {
       const parsed = input.safeParse(args ?? {});
       if (!parsed.success) {
-        return failure(
-          'INVALID_REQUEST',
-          `Invalid arguments: ${describeIssues(fieldIssues(parsed.error))}`,
-        );
+        const message = `Invalid arguments: ${describeIssues(fieldIssues(parsed.error))}`;
+        return declaration.invalid
+          ? declaration.invalid(message)
+          : failure('INVALID_REQUEST', message);
       }
-      return declaration.run(parsed.data as z.output<Input>);
+      return declaration.run(parsed.data as z.output<Input>, meta);
     },
   };
 }

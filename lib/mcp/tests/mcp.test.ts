@@ -58,8 +58,12 @@ const catalogue = [
 
 const TOOLS = [
   'buy',
+  'cancel_checkout',
   'checkout_link',
+  'complete_checkout',
+  'create_checkout',
   'create_profile',
+  'get_checkout',
   'get_order',
   'get_product',
   'get_profile',
@@ -67,6 +71,7 @@ const TOOLS = [
   'search_products',
   'set_shipping_address',
   'set_style',
+  'update_checkout',
 ];
 
 let t: TestServer;

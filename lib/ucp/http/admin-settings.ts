@@ -4,7 +4,7 @@ import { defineOperation } from '../../http/operation';
 import type { Api } from '../../http/openapi';
 import { operatorStoreOperation } from '../../http/routes/admin-stores';
 import { requireStore } from '../../stores/registry';
-import { writeUcpSettings, type PaymentHandlerConfig } from '../settings';
+import { writeUcpSettings } from '../settings';
 
 /** The operator's side of a store's UCP settings (the CLI's `store ucp`). */
 export function adminUcpSettingsRoutes(api: Api): void {
