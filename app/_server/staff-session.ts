@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { operatorToken } from '@/lib/auth/operator';
 import { secretsMatch } from '@/lib/auth/secrets';
 import { currentEnv } from '@/lib/config/env';
 import { secureCookies } from './profile-cookie';
@@ -13,7 +14,7 @@ function digest(value: string): Buffer {
 }
 
 /**
- * The session cookie is `<expiry>.<HMAC of it>` keyed by a hash of OPERATOR_TOKEN: it proves a
+ * The session cookie is `<expiry>.<HMAC of it>` keyed by a hash of the operator token: it proves a
  * sign-in without carrying the token, and rotating the token ends every session.
  */
 function sign(expiresAt: number, operatorToken: string): string {
@@ -22,14 +23,14 @@ function sign(expiresAt: number, operatorToken: string): string {
 }
 
 export function operatorTokenMatches(candidate: string): boolean {
-  const token = currentEnv().OPERATOR_TOKEN;
+  const token = operatorToken(currentEnv());
   if (!token) return false;
   return secretsMatch(candidate, token);
 }
 
 export async function startStaffSession(): Promise<void> {
-  const token = currentEnv().OPERATOR_TOKEN;
-  if (!token) throw new Error('OPERATOR_TOKEN is not set');
+  const token = operatorToken(currentEnv());
+  if (!token) throw new Error('The server has no operator token');
   const expiresAt = Math.floor(Date.now() / 1000) + SESSION_SECONDS;
   (await cookies()).set(COOKIE, `${expiresAt}.${sign(expiresAt, token)}`, {
     httpOnly: true,
@@ -45,7 +46,7 @@ export async function endStaffSession(): Promise<void> {
 }
 
 export async function hasStaffSession(): Promise<boolean> {
-  const token = currentEnv().OPERATOR_TOKEN;
+  const token = operatorToken(currentEnv());
   const value = (await cookies()).get(COOKIE)?.value;
   if (!token || !value) return false;
   const [expiry, mac] = value.split('.');

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
+import { operatorToken } from '@/lib/auth/operator';
 import { currentEnv } from '@/lib/config/env';
 import { operatorClientFromEnv, type OperatorClient, type StoreSummary } from '@/lib/api-client';
 import { toResult, type ActionResult } from '../_server/action-result';
@@ -13,11 +14,11 @@ import {
 } from '../_server/staff-session';
 
 export async function signInAction(token: string): Promise<ActionResult<never>> {
-  if (!currentEnv().OPERATOR_TOKEN)
+  if (!operatorToken(currentEnv()))
     return {
       ok: false,
       code: 'STAFF_DISABLED',
-      error: 'Staff sign-in is off: the server was started without OPERATOR_TOKEN.',
+      error: 'Staff sign-in is off: the server has no operator token (set OPERATOR_TOKEN).',
     };
   if (!operatorTokenMatches(token))
     return { ok: false, code: 'WRONG_TOKEN', error: 'That operator token is not right.' };
@@ -34,7 +35,8 @@ export async function signOutAction(): Promise<void> {
 async function asStaff<T>(work: (api: OperatorClient) => Promise<T>): Promise<ActionResult<T>> {
   await requireStaff();
   const api = operatorClientFromEnv();
-  if (!api) return { ok: false, code: 'STAFF_DISABLED', error: 'OPERATOR_TOKEN is not set.' };
+  if (!api)
+    return { ok: false, code: 'STAFF_DISABLED', error: 'The server has no operator token.' };
   return toResult(() => work(api));
 }
 

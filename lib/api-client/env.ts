@@ -1,3 +1,4 @@
+import { operatorToken } from '../auth/operator';
 import { currentEnv } from '../config/env';
 import {
   createApiClient,
@@ -22,8 +23,11 @@ export function apiClientFromEnv(): ApiClient {
   return createApiClient({ baseUrl: apiBaseUrl(), apiKey });
 }
 
-/** The operator client from `OPERATOR_TOKEN`; undefined when the server has none. */
+/**
+ * The operator client with the operator token (OPERATOR_TOKEN, or the one the server generated
+ * in its data directory); undefined when the server has none.
+ */
 export function operatorClientFromEnv(): OperatorClient | undefined {
-  const operatorToken = currentEnv().OPERATOR_TOKEN;
-  return operatorToken ? createOperatorClient({ baseUrl: apiBaseUrl(), operatorToken }) : undefined;
+  const token = operatorToken(currentEnv());
+  return token ? createOperatorClient({ baseUrl: apiBaseUrl(), operatorToken: token }) : undefined;
 }

@@ -62,7 +62,7 @@ const operator: Authenticator<null> = {
     {
       status: 503,
       codes: ['ADMIN_DISABLED'],
-      description: 'OPERATOR_TOKEN is not set on the server',
+      description: 'The server has no operator token (OPERATOR_TOKEN unset with DATABASE_URL)',
     },
   ],
   async check(c, next) {

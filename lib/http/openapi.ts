@@ -31,7 +31,8 @@ export function openApiDocument(registry: OpenAPIRegistry, serverUrl = '/api') {
   registry.registerComponent('securitySchemes', 'OperatorToken', {
     type: 'http',
     scheme: 'bearer',
-    description: 'The server OPERATOR_TOKEN, as `authorization: Bearer <token>`.',
+    description:
+      'The operator token (OPERATOR_TOKEN, or the one the embedded default generates in its data directory), as `authorization: Bearer <token>`.',
   });
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

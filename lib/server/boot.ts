@@ -1,6 +1,7 @@
 import { count } from 'drizzle-orm';
 import { createDeveloper, createKey } from '../auth/keys';
-import { env } from '../config/env';
+import { prepareOperatorToken } from '../auth/operator';
+import { dataDir, env } from '../config/env';
 import { getDatabase } from '../db/client';
 import { developers } from '../db/schema';
 import { keepTextModelLoaded, textEmbedder } from '../embeddings';
@@ -42,9 +43,11 @@ addBootStep(async () => {
 
 /**
  * Loads the text model (kept loaded: keepTextModelLoaded), opens and migrates the database, runs
- * registered steps (demo data), starts the background order reconciler and image queue, and on a database with no developers creates a demo developer and prints
- * its key and a first request to try. The dashboard then acts as that developer, so what the
- * printed key makes shows in the dashboard.
+ * registered steps (demo data), starts the background order reconciler and image queue, and on a
+ * database with no developers creates a demo developer and prints its key and a first request to
+ * try. The dashboard then acts as that developer, so what the printed key makes shows in the
+ * dashboard. On the embedded default without OPERATOR_TOKEN the first start also makes an
+ * operator token in the data directory and prints it beside the key, for the staff pages.
  */
 export async function boot(): Promise<void> {
   // In the background: the database opens meanwhile; readiness waits for it, and a failure
@@ -56,6 +59,14 @@ export async function boot(): Promise<void> {
   logger().info({ database: database.location, kind: database.kind }, 'database ready');
   const keyNotice = prepareStoreTokenKey();
   if (keyNotice.length > 0) process.stdout.write(['', ...keyNotice, ''].join('\n'));
+  const operator = prepareOperatorToken(dataDir());
+  const origin = `http://${env().HOST}:${env().PORT}`;
+  const operatorNotice = operator?.created
+    ? [
+        `Operator token (staff sign-in at ${origin}/staff, and the operator API), kept in ${operator.file}:`,
+        `  ${operator.token}`,
+      ]
+    : [];
   for (const step of bootSteps) await step();
   const reconciler = startOrderReconciler(database.db);
   const images = startImageQueue(database.db);
@@ -66,13 +77,13 @@ export async function boot(): Promise<void> {
   onStop('image queue', () => images.stop());
   const [row] = await database.db.select({ n: count() }).from(developers);
   if ((row?.n ?? 0) > 0) {
+    if (operatorNotice.length > 0) process.stdout.write(['', ...operatorNotice, ''].join('\n'));
     await ensureDashboardKey(database.db);
     return;
   }
   const dev = await createDeveloper(database.db, 'Demo developer', 'pro');
   const { key } = await createKey(database.db, dev.id);
   const dashboardDeveloper = await ensureDashboardKey(database.db, dev.id);
-  const origin = `http://${env().HOST}:${env().PORT}`;
   const dashboard =
     dashboardDeveloper === dev.id
       ? `The dashboard at ${origin} acts as this developer: profiles made with this key can be used there.`
@@ -86,6 +97,7 @@ export async function boot(): Promise<void> {
       `  curl -s ${origin}/api/profiles/create -X POST -H 'authorization: ${key}'`,
       dashboard,
       `More keys: npm run cli -- developer create --name "My app" --plan free`,
+      ...operatorNotice,
       '',
     ].join('\n'),
   );

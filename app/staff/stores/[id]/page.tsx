@@ -17,7 +17,8 @@ export default async function StorePage({ params }: { params: Promise<{ id: stri
   await requireStaff();
   const { id } = await params;
   const api = operatorClientFromEnv();
-  if (!api) return <Notice tone="error">OPERATOR_TOKEN is not set on this server.</Notice>;
+  if (!api)
+    return <Notice tone="error">This server has no operator token (set OPERATOR_TOKEN).</Notice>;
   const [loaded, errors, orders] = await Promise.all([
     toResult(() => api.getStore(id)),
     toResult(() => api.syncErrors(id)),
