@@ -89,6 +89,45 @@ describe('the demo shop with no settings', () => {
     expect(fs.statSync(path.join(dir, 'store-token.key')).mode & 0o777).toBe(0o600);
   });
 
+  it('sells over UCP with its demo rules: shipping rates, WELCOME10 and the mock handler', async () => {
+    const variant = products[0]!.variants.find((v) => v.available)!;
+    const ucp = (method: string, route: string, body?: unknown) =>
+      t.call(method, `/ucp/${demoStoreId}${route}`, { key: dev.key, body });
+    const created = await ucp('POST', '/checkout-sessions', {
+      currency: 'USD',
+      line_items: [{ item: { id: String(variant.id) }, quantity: 1 }],
+      fulfillment: {
+        methods: [
+          {
+            type: 'shipping',
+            destinations: [{ id: 'home', address_country: 'US', postal_code: '97201' }],
+            selected_destination_id: 'home',
+            groups: [{ selected_option_id: 'demo-express' }],
+          },
+        ],
+      },
+      discounts: { codes: ['WELCOME10'] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const group = created.body.fulfillment.methods[0].groups[0];
+    expect(group.options.map((o: { id: string }) => o.id)).toEqual([
+      'demo-standard',
+      'demo-express',
+    ]);
+    expect(created.body.discounts.applied[0].code).toBe('WELCOME10');
+    expect(created.body.payment.handlers.map((h: { id: string }) => h.id)).toEqual([
+      'mock_payment_handler',
+    ]);
+    const done = await ucp('POST', `/checkout-sessions/${created.body.id}/complete`, {
+      payment_data: {
+        id: 'demo',
+        handler_id: 'mock_payment_handler',
+        credential: { type: 'token', token: 'success_token' },
+      },
+    });
+    expect([done.status, done.body.status]).toEqual([200, 'completed']);
+  });
+
   it('embedded the demo images at the first start, so an image of a product finds it first', async () => {
     expect(await imageVectorCount()).toBe(products.length);
     for (const product of [products[1]!, products[3]!]) {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { currentEnv } from '../config/env';
 import { readProductsFile } from '../catalog/import-files';
 import type { JobOutcome } from '../catalog/store-job';
@@ -14,9 +15,16 @@ import { hasTokenKey } from '../stores/token-key';
 import { attachToken } from '../stores/verification';
 import { findStoreByDomain } from '../stores/access';
 import { addStore, listStores } from '../stores/registry';
+import { importStoreRules } from '../ucp/rules/import';
+import { readStoreRules } from '../ucp/rules/read';
 import { demoCataloguePath, renderDemoImage } from './images';
 
 export const DEMO_DOMAIN = 'demo-outfitters.example';
+/**
+ * DEMO DATA: the demo store's UCP checkout rules (shipping rates, the code WELCOME10 and the
+ * mock payment handler, which takes no money), so the dashboard's checkout can be confirmed.
+ */
+export const DEMO_UCP_RULES = path.resolve(process.cwd(), 'lib/demo/ucp-rules');
 const DEMO_NAME = 'Demo Outfitters';
 
 function isLoopback(url: string | null): url is string {
@@ -101,6 +109,8 @@ export async function seedDemoData(db: Db): Promise<StoreSim | undefined> {
         'demo store token attached',
       );
     }
+    const rules = await importStoreRules(db, store.id, readStoreRules(DEMO_UCP_RULES));
+    logger().info({ store: store.id, ...rules }, 'demo store UCP rules imported (demo data)');
     logger().info(
       {
         store: store.id,
