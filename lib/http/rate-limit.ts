@@ -1,6 +1,6 @@
 import { metrics } from '../metrics/registry';
 import type { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { authenticate, hashKey, type Caller, type Plan } from '../auth/keys';
@@ -10,6 +10,8 @@ import { getDatabase, type Database, type Db } from '../db/client';
 import { setHeaders, withAnswerHeaders } from './answer-headers';
 import { PreparedDrizzleLimiter } from './rate-limit-store';
 import type { ApiEnv } from './env';
+import { parseUcpAgent } from '../ucp/agent-header';
+import { UcpError, ucpErrorBody } from '../ucp/errors';
 
 /**
  * Per-key request limits by plan: a fixed window per API key, counted in the database
@@ -92,6 +94,7 @@ function limitHeaders(limit: number, res: RateLimiterRes): Record<string, string
 }
 
 const MCP_PATH = '/api/mcp';
+const UCP_PATH = '/api/ucp/';
 
 /**
  * Each database's counters by limit and window, shared by every instance of the API in the
@@ -119,32 +122,77 @@ export function rateLimit(): MiddlewareHandler<ApiEnv> {
     return found;
   }
 
-  return async (c, next) => {
-    // An MCP message is an envelope: each tool call in it reaches this API as a request of its
-    // own and is counted there, so counting the envelope too would charge every call twice.
-    if (c.req.path === MCP_PATH) return next();
-    const key = credentialFromHeader(c.req.header('authorization'))?.token;
-    if (!key) return next();
-    const database = await getDatabase();
-    const caller = await callers.get(database.db, key);
-    if (!caller) return next();
-    const limit = planLimit(settings, caller.plan);
+  /** Counts one request of `id`; answers 429 with `refusal` once its window is used up. */
+  async function count(
+    c: Context<ApiEnv>,
+    next: Next,
+    database: Database,
+    plan: Plan,
+    id: string,
+    refusal: (limit: number, retryAfter: number) => object,
+  ) {
+    const limit = planLimit(settings, plan);
     let counted: RateLimiterRes;
     try {
-      counted = await limiter(database, caller.plan).consume(caller.keyPrefix);
+      counted = await limiter(database, plan).consume(id);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(Math.ceil(rejection.msBeforeNext / 1000), 1);
       setHeaders(c, limitHeaders(limit, rejection));
       c.header('Retry-After', String(retryAfter));
       c.set('code', 'RATE_LIMITED');
-      metrics().rateLimited.inc({ plan: caller.plan });
-      c.set('caller', caller);
-      const error = `This API key made its ${limit} requests of the last ${settings.RATE_LIMIT_WINDOW_SECONDS} s allowed on the ${caller.plan} plan; retry in ${retryAfter} s`;
-      return c.json({ code: 'RATE_LIMITED', error, message: error }, 429);
+      metrics().rateLimited.inc({ plan });
+      return c.json(refusal(limit, retryAfter), 429);
     }
     await withAnswerHeaders(c, limitHeaders(limit, counted), next);
+    return undefined;
+  }
+
+  return async (c, next) => {
+    // An MCP message is an envelope: each tool call in it reaches this API as a request of its
+    // own and is counted there, so counting the envelope too would charge every call twice.
+    if (c.req.path === MCP_PATH) return next();
+    // UCP agents send their key as X-API-Key.
+    const key =
+      credentialFromHeader(c.req.header('authorization'))?.token ??
+      (c.req.header('x-api-key')?.trim() || undefined);
+    if (!key) {
+      // A keyless UCP agent (a store open to agents) is counted by its profile and address, at
+      // the free plan's limit.
+      const agent = keylessUcpAgent(c);
+      if (!agent) return next();
+      return count(c, next, await getDatabase(), 'free', agent, (limit, retryAfter) =>
+        ucpErrorBody(
+          new UcpError(
+            429,
+            'RATE_LIMITED',
+            `This agent made its ${limit} requests of the last ${settings.RATE_LIMIT_WINDOW_SECONDS} s from this address; retry in ${retryAfter} s`,
+          ),
+        ),
+      );
+    }
+    const database = await getDatabase();
+    const caller = await callers.get(database.db, key);
+    if (!caller) return next();
+    c.set('caller', caller);
+    return count(c, next, database, caller.plan, caller.keyPrefix, (limit, retryAfter) => {
+      const error = `This API key made its ${limit} requests of the last ${settings.RATE_LIMIT_WINDOW_SECONDS} s allowed on the ${caller.plan} plan; retry in ${retryAfter} s`;
+      return { code: 'RATE_LIMITED', error, message: error };
+    });
   };
+}
+
+/** `agent:{profile}|{client address}` for a keyless request to a UCP route, else undefined. */
+function keylessUcpAgent(c: Context<ApiEnv>): string | undefined {
+  if (!c.req.path.startsWith(UCP_PATH)) return undefined;
+  let profile: string | undefined;
+  try {
+    profile = parseUcpAgent(c.req.header('ucp-agent')).profile;
+  } catch {
+    return undefined; // the route answers the malformed header
+  }
+  if (!profile) return undefined;
+  return `agent:${profile}|${c.env?.incoming?.socket?.remoteAddress ?? 'unknown'}`;
 }
 
 type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
