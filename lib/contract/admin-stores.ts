@@ -50,7 +50,7 @@ export const storeSummary = z
     has_admin_token: z.boolean(),
     product_count: z.number().int(),
     sync: z.object({
-      state: z.enum(['never', 'running', 'succeeded', 'failed']),
+      state: z.enum(['never', 'running', 'succeeded', 'failed', 'interrupted']),
       started_at: isoTimestamp.nullable(),
       finished_at: isoTimestamp.nullable(),
       progress: syncProgress.nullable(),

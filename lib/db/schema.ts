@@ -143,7 +143,9 @@ export const stores = pgTable(
     verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
     /** ISO 4217 code of the store's prices, as its platform states it (Shopify shop.json). */
     currency: text('currency'),
-    syncState: text('sync_state', { enum: ['never', 'running', 'succeeded', 'failed'] })
+    syncState: text('sync_state', {
+      enum: ['never', 'running', 'succeeded', 'failed', 'interrupted'],
+    })
       .notNull()
       .default('never'),
     syncStartedAt: timestamp('sync_started_at', { withTimezone: true, mode: 'date' }),
