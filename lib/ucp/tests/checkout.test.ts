@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastOrderSettings } from '../../testing/fixtures/orders';
+import { ucpCheckoutSchemas, ucpOrderSchema } from '../schemas';
 import { AGENT, checkoutRequest, payment, startTeaShop, type TeaShop } from './tea-shop';
 
 fastOrderSettings();
@@ -12,6 +13,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await shop?.close();
 });
+
+/** The answer satisfies the spec's checkout schema with each extension we implement. */
+function expectSpecCheckout(body: unknown) {
+  for (const [name, schema] of Object.entries(ucpCheckoutSchemas)) {
+    const parsed = schema.safeParse(body);
+    expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+  }
+}
 
 const total = (body: any, type = 'total') =>
   body.totals.find((t: { type: string }) => t.type === type)?.amount;
@@ -151,6 +160,7 @@ describe('updating: discounts and fulfillment', () => {
     ]);
     expect(total(res.body, 'discount')).toBe(2062);
     expect(total(res.body)).toBe(3750 - 2062 + 600);
+    expectSpecCheckout(res.body);
     expect(res.body.messages).toEqual([
       expect.objectContaining({
         type: 'warning',
@@ -184,6 +194,7 @@ describe('updating: discounts and fulfillment', () => {
       ['air-ca', 1800],
     ]);
     expect(chosen.body.buyer.email).toBe('ADA@example.com');
+    expectSpecCheckout(chosen.body);
     const unknown = await create({
       ...checkoutRequest(),
       fulfillment: undefined,
@@ -245,6 +256,7 @@ describe('completing', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.status).toBe('completed');
+    expectSpecCheckout(res.body);
     const orderId = res.body.order.id;
     expect(res.body.order.permalink_url).toBe(
       `${shop.t.baseUrl}/ucp/${shop.storeId}/orders/${orderId}`,
@@ -273,6 +285,8 @@ describe('completing', () => {
       adjustments: [],
     });
     expect(total(order.body)).toBe(2500 - 200 + 600);
+    const parsedOrder = ucpOrderSchema.safeParse(order.body);
+    expect(parsedOrder.success, JSON.stringify(parsedOrder.error?.issues)).toBe(true);
     const row = await shop.t.database.db.query.orders.findFirst({
       where: (o, { eq }) => eq(o.id, orderId),
     });
