@@ -7,7 +7,17 @@ function lineWords(line: OrderRecord['lines'][number]): string {
   return `${line.quantity} × ${line.title}${name ? ` (${name})` : ''}`;
 }
 
-export function OrdersTable({ orders, caption }: { orders: OrderRecord[]; caption: string }) {
+/** Staff see how each order was placed and whether it shipped. */
+type StaffOrder = OrderRecord & { fulfillment: string };
+
+export function OrdersTable({
+  orders,
+  caption,
+}: {
+  orders: OrderRecord[] | StaffOrder[];
+  caption: string;
+}) {
+  const staff = orders.some((o) => 'fulfillment' in o);
   if (orders.length === 0) return <p>No orders yet.</p>;
   return (
     <div className="overflow-x-auto">
@@ -21,6 +31,16 @@ export function OrdersTable({ orders, caption }: { orders: OrderRecord[]; captio
             <th scope="col" className="py-2 pr-3">
               Status
             </th>
+            {staff && (
+              <>
+                <th scope="col" className="py-2 pr-3">
+                  Source
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Fulfillment
+                </th>
+              </>
+            )}
             <th scope="col" className="py-2 pr-3">
               Items
             </th>
@@ -42,6 +62,16 @@ export function OrdersTable({ orders, caption }: { orders: OrderRecord[]; captio
                 {o.status}
                 {o.error_code ? ` (${o.error_code})` : ''}
               </td>
+              {'fulfillment' in o && (
+                <>
+                  <td className="py-2 pr-3" data-label="Source">
+                    {o.source}
+                  </td>
+                  <td className="py-2 pr-3" data-label="Fulfillment">
+                    {o.fulfillment}
+                  </td>
+                </>
+              )}
               <td className="py-2 pr-3" data-label="Items">
                 {o.lines.map(lineWords).join(', ')}
               </td>

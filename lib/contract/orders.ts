@@ -172,6 +172,11 @@ export const storeOrdersResponse = z
             .string()
             .nullable()
             .meta({ description: 'The UCP agent profile URL of a UCP order' }),
+          fulfillment: z.string().meta({
+            description:
+              "The type of a UCP order's latest fulfillment event (shipped, delivered, ...), or 'not shipped'",
+            example: 'not shipped',
+          }),
         }),
       )
       .meta({ description: 'Newest first' }),

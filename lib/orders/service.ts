@@ -387,7 +387,16 @@ export async function listOrders(
 export type StoreOrderRecord = OrderRecord & {
   developer_id: string | null;
   agent_profile: string | null;
+  fulfillment: string;
 };
+
+/** The latest fulfillment event of a UCP order (orders.ucp), or 'not shipped'. */
+function fulfillmentState(row: OrderRow): string {
+  const events = (row.ucp as { fulfillment?: { events?: Array<{ type?: unknown }> } } | null)
+    ?.fulfillment?.events;
+  const latest = events?.at(-1)?.type;
+  return typeof latest === 'string' ? latest : 'not shipped';
+}
 
 /** A store's orders from every developer, for its staff. */
 export async function listStoreOrders(
@@ -405,5 +414,6 @@ export async function listStoreOrders(
     ...toOrderRecord(row),
     developer_id: row.developerId,
     agent_profile: row.agentProfile,
+    fulfillment: fulfillmentState(row),
   }));
 }

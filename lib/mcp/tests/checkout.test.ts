@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastOrderSettings } from '../../testing/fixtures/orders';
 import {
@@ -16,6 +17,7 @@ import {
  * The UCP MCP binding's checkout tools over the MCP HTTP transport, at the tea shop of the UCP
  * tests (its rules imported: ground 6.00 and air 24.00, codes TEN and HALF, the mock handler).
  */
+process.env.OPERATOR_TOKEN = 'operator-token-for-ucp-mcp-tests-0123456789';
 fastOrderSettings();
 
 let shop: TeaShop;
@@ -149,6 +151,19 @@ describe('UCP checkout tools over MCP', () => {
       headers: { 'X-API-Key': developerKey },
     });
     expect([order.status, order.body.checkout_id]).toEqual([200, created.id]);
+
+    // Staff see it among the store's orders with its source and fulfillment state.
+    const staffRow = async () =>
+      (await shop.t.admin('GET', `/admin/stores/${shop.storeId}/orders`)).body.orders.find(
+        (o: { id: string }) => o.id === done.order.id,
+      );
+    expect(await staffRow()).toMatchObject({ source: 'ucp', fulfillment: 'not shipped' });
+    await shop.t.database.db.execute(
+      sql`UPDATE orders SET ucp = jsonb_set(ucp, '{fulfillment,events}',
+            '[{"id": "evt_1", "type": "shipped", "occurred_at": "2026-01-11T00:00:00Z", "line_items": []}]')
+          WHERE id = ${done.order.id}`,
+    );
+    expect((await staffRow()).fulfillment).toBe('shipped');
   });
 
   it('cancels with an idempotency key; a canceled checkout cannot change', async () => {
