@@ -1,3 +1,5 @@
+import { centsToString } from '@/lib/catalog/decimal';
+
 /** "$12.00" with the store's currency (ISO 4217), "12.00" when it is not known. */
 export function formatPrice(value: string | number, currency?: string | null): string {
   const n = typeof value === 'number' ? value : Number(value);
@@ -9,6 +11,15 @@ export function formatPrice(value: string | number, currency?: string | null): s
     // A code Intl does not know still says which money it is.
     return `${n.toFixed(2)} ${currency}`;
   }
+}
+
+/**
+ * An amount in integer minor units (as UCP checkouts carry them: the catalogue's two decimals)
+ * for display: 1250 in USD is "$12.50". The decimal is made exactly; only Intl sees a number.
+ */
+export function formatMinor(amount: number, currency: string): string {
+  const sign = amount < 0 ? '−' : '';
+  return sign + formatPrice(centsToString(BigInt(Math.abs(amount))), currency);
 }
 
 /** "$12.00" or "$12.00 – $30.00" over the variants' prices. */

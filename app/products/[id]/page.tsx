@@ -9,7 +9,9 @@ import { realOptions, variantName } from '@/components/variant-words';
 import { apiClientFromEnv } from '@/lib/api-client';
 import { toResult } from '../../_server/action-result';
 import { currentShopper } from '../../_server/catalogue';
+import { payableHere } from '../../checkout/payment';
 import { BuyButton } from './buy-button';
+import { CheckoutButton } from './checkout-button';
 
 export const dynamic = 'force-dynamic';
 
@@ -37,7 +39,11 @@ const loadProduct = cache(async (id: string, store: string | undefined) => {
   if (!result.ok && (result.code === 'PRODUCT_NOT_FOUND' || result.code === 'STORE_NOT_FOUND')) {
     notFound();
   }
-  return { shopper, result };
+  // The payment handlers of the store's UCP profile decide whether Buy opens a checkout.
+  const handlers = result.ok
+    ? await toResult(() => api.ucpBusinessProfile(result.data.product.store_id))
+    : undefined;
+  return { shopper, result, handlers: handlers?.ok ? handlers.data.payment.handlers : [] };
 });
 
 interface Props {
@@ -60,7 +66,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
   const query = await searchParams;
   const from = one(query.from);
   const back = from ? `/search?${from}` : '/search';
-  const { shopper, result } = await loadProduct(id, one(query.store));
+  const { shopper, result, handlers } = await loadProduct(id, one(query.store));
 
   if (!result.ok) {
     return (
@@ -78,6 +84,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
 
   const product = result.data.product;
   const options = realOptions(product.options);
+  const checkoutCurrency = payableHere(handlers) ? product.currency : null;
   return (
     <article className="space-y-6">
       <Link href={back} className="underline">
@@ -131,6 +138,21 @@ export default async function ProductPage({ params, searchParams }: Props) {
             .
           </p>
         )}
+        {checkoutCurrency ? (
+          <p className="text-sm text-slate-600">
+            Buy opens a checkout with the shipping options, a discount code and the total before you
+            confirm.
+          </p>
+        ) : (
+          <p className="text-sm text-slate-600" data-testid="no-checkout">
+            This store cannot be bought through the dashboard’s checkout: it takes no payment the
+            dashboard can make (
+            {handlers.length
+              ? `its payment handlers: ${handlers.map((h) => h.id).join(', ')}`
+              : 'it names no payment handler'}
+            ). Buy places the order at once instead, and payment is left pending at the store.
+          </p>
+        )}
         <ul className="space-y-3">
           {product.variants.map((v) => {
             const name = variantName(v.title);
@@ -154,12 +176,21 @@ export default async function ProductPage({ params, searchParams }: Props) {
                   >
                     {v.checkout_url_with_shipping ? 'Checkout with my address' : 'Checkout'}
                   </a>
-                  <BuyButton
-                    storeId={product.store_id}
-                    variantId={String(v.id)}
-                    label={name ? `${product.title} (${name})` : product.title}
-                    disabled={!v.available || !shopper.profileId}
-                  />
+                  {checkoutCurrency ? (
+                    <CheckoutButton
+                      storeId={product.store_id}
+                      variantId={String(v.id)}
+                      currency={checkoutCurrency}
+                      disabled={!v.available || !shopper.profileId}
+                    />
+                  ) : (
+                    <BuyButton
+                      storeId={product.store_id}
+                      variantId={String(v.id)}
+                      label={name ? `${product.title} (${name})` : product.title}
+                      disabled={!v.available || !shopper.profileId}
+                    />
+                  )}
                 </div>
               </li>
             );

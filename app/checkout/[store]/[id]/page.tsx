@@ -1,0 +1,41 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { describeFailure } from '@/components/code-words';
+import { Notice } from '@/components/notice';
+import { apiClientFromEnv } from '@/lib/api-client';
+import { toResult } from '../../../_server/action-result';
+import { CheckoutPanel } from './checkout-panel';
+
+export const metadata: Metadata = { title: 'Checkout · Commerce search' };
+export const dynamic = 'force-dynamic';
+
+interface Props {
+  params: Promise<{ store: string; id: string }>;
+}
+
+/**
+ * A UCP checkout session of the dashboard (made by a product page's Buy): its items, shipping
+ * options, discount codes and totals, as the store's UCP routes answer them, before the shopper
+ * confirms.
+ */
+export default async function CheckoutPage({ params }: Props) {
+  const { store, id } = await params;
+  const loaded = await toResult(() => apiClientFromEnv().getCheckout(store, id));
+  return (
+    <article className="space-y-6">
+      <h1 className="text-2xl font-semibold">Checkout</h1>
+      {loaded.ok ? (
+        <CheckoutPanel storeId={store} initial={loaded.data} />
+      ) : (
+        <div className="space-y-4">
+          <Notice tone="error" title="This checkout could not be shown">
+            {describeFailure(loaded.code, loaded.error)}
+          </Notice>
+          <Link href="/search" className="underline">
+            Back to the search
+          </Link>
+        </div>
+      )}
+    </article>
+  );
+}
