@@ -26,6 +26,8 @@ const schema = z.object({
   RATE_LIMIT_FREE: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_PRO: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_ENTERPRISE: z.coerce.number().int().min(1).default(6000),
+  /** A keyless UCP agent, per profile and client address: an agent's checkout takes many calls. */
+  RATE_LIMIT_UCP_AGENT: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
@@ -111,8 +113,7 @@ export function rateLimit(): MiddlewareHandler<ApiEnv> {
   const settings = rateLimitSettings();
   const callers = new CallerCache();
 
-  function limiter(database: Database, plan: Plan): RateLimiterAbstract {
-    const points = planLimit(settings, plan);
+  function limiter(database: Database, points: number): RateLimiterAbstract {
     const duration = settings.RATE_LIMIT_WINDOW_SECONDS;
     let ofDb = limiters.get(database.db);
     if (!ofDb) limiters.set(database.db, (ofDb = new Map<string, RateLimiterAbstract>()));
@@ -127,14 +128,14 @@ export function rateLimit(): MiddlewareHandler<ApiEnv> {
     c: Context<ApiEnv>,
     next: Next,
     database: Database,
-    plan: Plan,
+    who: { plan: Plan | 'ucp_agent'; limit: number },
     id: string,
     refusal: (limit: number, retryAfter: number) => object,
   ) {
-    const limit = planLimit(settings, plan);
+    const { limit, plan } = who;
     let counted: RateLimiterRes;
     try {
-      counted = await limiter(database, plan).consume(id);
+      counted = await limiter(database, limit).consume(id);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(Math.ceil(rejection.msBeforeNext / 1000), 1);
@@ -157,11 +158,11 @@ export function rateLimit(): MiddlewareHandler<ApiEnv> {
       credentialFromHeader(c.req.header('authorization'))?.token ??
       (c.req.header('x-api-key')?.trim() || undefined);
     if (!key) {
-      // A keyless UCP agent (a store open to agents) is counted by its profile and address, at
-      // the free plan's limit.
+      // A keyless UCP agent (a store open to agents) is counted by its profile and address.
       const agent = keylessUcpAgent(c);
       if (!agent) return next();
-      return count(c, next, await getDatabase(), 'free', agent, (limit, retryAfter) =>
+      const who = { plan: 'ucp_agent' as const, limit: settings.RATE_LIMIT_UCP_AGENT };
+      return count(c, next, await getDatabase(), who, agent, (limit, retryAfter) =>
         ucpErrorBody(
           new UcpError(
             429,
@@ -175,7 +176,8 @@ export function rateLimit(): MiddlewareHandler<ApiEnv> {
     const caller = await callers.get(database.db, key);
     if (!caller) return next();
     c.set('caller', caller);
-    return count(c, next, database, caller.plan, caller.keyPrefix, (limit, retryAfter) => {
+    const who = { plan: caller.plan, limit: planLimit(settings, caller.plan) };
+    return count(c, next, database, who, caller.keyPrefix, (limit, retryAfter) => {
       const error = `This API key made its ${limit} requests of the last ${settings.RATE_LIMIT_WINDOW_SECONDS} s allowed on the ${caller.plan} plan; retry in ${retryAfter} s`;
       return { code: 'RATE_LIMITED', error, message: error };
     });

@@ -4,6 +4,7 @@ import { startTeaShop, type TeaShop } from './tea-shop';
 
 fastOrderSettings();
 process.env.RATE_LIMIT_FREE = '3';
+process.env.RATE_LIMIT_UCP_AGENT = '3';
 
 let shop: TeaShop;
 
@@ -12,6 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   delete process.env.RATE_LIMIT_FREE;
+  delete process.env.RATE_LIMIT_UCP_AGENT;
   await shop?.close();
 });
 
