@@ -68,7 +68,27 @@ export type PlatformLookupResult =
   /** The platform could not be asked: nothing is known. */
   | { found: undefined; reason: string };
 
-/** One store platform (Shopify, ...): what verification and purchase need from it. */
+/** A shipment the platform made of an order's items, with its tracking when it has one. */
+export interface PlatformFulfillment {
+  id: string;
+  /** ISO 8601. */
+  createdAt: string;
+  trackingNumber: string | null;
+  trackingUrl: string | null;
+  carrier: string | null;
+  lines: { variantId: string; productId: string | null; quantity: number }[];
+}
+
+export type PlatformFulfillments =
+  { ok: true; fulfillments: PlatformFulfillment[] } | { ok: false; reason: string };
+
+export interface PlatformTracking {
+  number: string;
+  url?: string;
+  carrier?: string;
+}
+
+/** One store platform (Shopify, ...): what verification, purchase and shipments need from it. */
 export interface StorePlatform {
   verify(connection: StoreConnection): Promise<VerifyResult>;
   createOrder(
@@ -81,4 +101,18 @@ export interface StorePlatform {
     reference: string,
     placedAfter: Date,
   ): Promise<PlatformLookupResult>;
+  /** The order's shipments so far (none: not shipped yet). */
+  listFulfillments(
+    connection: StoreConnection,
+    platformOrderId: string,
+  ): Promise<PlatformFulfillments>;
+  /**
+   * Has the store ship every item of the order still to ship, as its staff would: for tests
+   * (UCP's simulate-shipping); a real store ships on its own.
+   */
+  shipOrder(
+    connection: StoreConnection,
+    platformOrderId: string,
+    tracking: PlatformTracking,
+  ): Promise<{ ok: true } | { ok: false; reason: string }>;
 }

@@ -119,6 +119,14 @@ export async function fetchAgentProfile(url: string): Promise<AgentProfile | nul
   return (await cache.fetch(url))?.profile ?? null;
 }
 
+/**
+ * The profile as the cache holds it, without fetching: undefined when it was not fetched lately
+ * (or is being fetched), null when it could not be.
+ */
+export function cachedAgentProfile(url: string): AgentProfile | null | undefined {
+  return cache.get(url)?.profile;
+}
+
 /** Where the agent wants order events: its order capability's `config.webhook_url`. */
 export function orderWebhookUrl(profile: AgentProfile | null): string | null {
   const url = profile?.capabilities.find((c) => c.name === 'dev.ucp.shopping.order')?.config

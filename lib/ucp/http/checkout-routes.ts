@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import type { Api } from '../../http/openapi';
-import {
-  cancelCheckout,
-  createCheckout,
-  updateCheckout,
-  type UcpScope,
-} from '../checkout/service';
+import { cancelCheckout, createCheckout, updateCheckout, type UcpScope } from '../checkout/service';
 import { completeCheckout, settleCompletion, type OrderPlacedHook } from '../checkout/complete';
 import {
   completeCheckoutRequest,
@@ -16,6 +11,7 @@ import { loadSession } from '../checkout/sessions';
 import type { Checkout } from '../checkout/types';
 import { businessProfile } from '../discovery';
 import { findUcpOrder } from '../orders';
+import { announceOrderPlaced } from '../webhooks/order-placed';
 import { storeParam, ucpRoute, type UcpRequest } from './operation';
 
 const idParam = storeParam.extend({ id: z.string().min(1).max(255) });
@@ -38,8 +34,7 @@ const profileBody = z
   .looseObject({ ucp: z.looseObject({ version: z.string() }) })
   .meta({ id: 'UcpBusinessProfile' });
 
-/** Until the webhook outbox is wired in, placing an order tells nobody but the store. */
-const onOrderPlaced: OrderPlacedHook = () => Promise.resolve();
+const onOrderPlaced: OrderPlacedHook = announceOrderPlaced;
 
 function scopeOf(request: UcpRequest<unknown>): UcpScope {
   return {

@@ -32,6 +32,8 @@ export interface UcpRequest<P> {
   body: unknown;
   /** This store's UCP base URL, absolute (from the request's origin). */
   baseUrl: string;
+  /** A request header (Simulation-Secret, ...), case-insensitive. */
+  header(name: string): string | undefined;
 }
 
 export interface UcpRouteSpec<P extends z.ZodObject, B extends z.ZodType | undefined> {
@@ -224,6 +226,7 @@ export function ucpRoute<P extends z.ZodObject, B extends z.ZodType | undefined>
           params,
           body,
           baseUrl,
+          header: (name) => c.req.header(name),
           input: input as B extends z.ZodType ? z.output<B> : undefined,
         });
         return { status: answer.status ?? spec.success.status, body: answer.body };

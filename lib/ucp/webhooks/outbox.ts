@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { ucpWebhookOutbox } from '../../db/schema';
 import { logger } from '../../log/logger';
-import { fetchAgentProfile, orderWebhookUrl } from '../agent-profile';
+import { cachedAgentProfile, fetchAgentProfile, orderWebhookUrl } from '../agent-profile';
 import { nudgeWebhookWorker } from './nudge';
 
 export type OrderEventType = 'order_placed' | 'order_shipped';
@@ -21,16 +21,18 @@ export interface OrderEvent {
  * Records an order event for the agent's webhook, in the caller's transaction when it passes
  * one, so the event exists exactly when the change it reports does; the delivery worker sends
  * it at once and retries it until the agent takes it. The webhook URL is the agent profile's
- * order capability `config.webhook_url`, resolved now (the profile is cached from the agent's
- * requests); when the profile cannot be fetched now, the event waits with no URL and the worker
- * reads the profile again at delivery. An order of a developer, or of an agent whose profile
+ * order capability `config.webhook_url`. No network call is made here, inside the caller's
+ * transaction: a profile in the cache gives the URL now; otherwise the event waits without one,
+ * the profile is fetched meanwhile, and the worker resolves the URL at delivery from the profile
+ * of the agent that placed the order. An order of a developer, or of an agent whose profile
  * names no webhook, gets no event. The payload is what the conformance suite and the reference
  * server send: `event_type`, `checkout_id`, `order`.
  */
 export async function enqueueOrderEvent(db: Db, event: OrderEvent): Promise<void> {
   if (!event.agentProfileUrl) return;
-  const profile = await fetchAgentProfile(event.agentProfileUrl);
-  const url = orderWebhookUrl(profile);
+  const profile = cachedAgentProfile(event.agentProfileUrl);
+  if (profile === undefined) void fetchAgentProfile(event.agentProfileUrl);
+  const url = orderWebhookUrl(profile ?? null);
   if (profile && !url) {
     logger().debug(
       { order: event.orderId, event: event.eventType },

@@ -2,8 +2,9 @@ import { flattenedVerify, importJWK } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../config/env';
 import { openDatabase, type Database } from '../../db/client';
-import { ucpWebhookOutbox } from '../../db/schema';
+import { orders, ucpWebhookOutbox } from '../../db/schema';
 import { waitFor } from '../../testing/wait-for';
+import { fetchAgentProfile } from '../agent-profile';
 import { publicSigningKeys } from '../signing-keys';
 import {
   closedPort,
@@ -40,10 +41,15 @@ function track<T extends Listening | WebhookWorker>(thing: T): T {
   return thing;
 }
 
-/** An agent whose profile sends order events to `webhookUrl`; a fresh URL per test (cache). */
-async function agentProfile(webhookUrl: string): Promise<string> {
+/**
+ * An agent whose profile sends order events to `webhookUrl`, fetched once as a checkout's
+ * requests would have; a fresh URL per test (cache).
+ */
+async function agentProfile(webhookUrl: string, fetched = true): Promise<string> {
   const server = track(await startProfileServer(webhookUrl));
-  return `${server.origin}/profile-${++sequence}.json`;
+  const url = `${server.origin}/profile-${++sequence}.json`;
+  if (fetched) await fetchAgentProfile(url);
+  return url;
 }
 
 function event(agentProfileUrl: string, n = 1): OrderEvent {
@@ -158,9 +164,29 @@ describe('UCP webhook delivery', () => {
 
   it('records no event for a developer’s order or an agent without a webhook', async () => {
     await enqueueOrderEvent(database.db, { ...event('unused'), agentProfileUrl: null });
-    const server = track(await startProfileServer(''));
-    await enqueueOrderEvent(database.db, event(`${server.origin}/none-${++sequence}.json`));
+    await enqueueOrderEvent(database.db, event(await agentProfile('')));
     expect(await rows()).toEqual([]);
+  });
+
+  it('reads an agent profile it did not have at delivery, from the order’s agent', async () => {
+    const receiver = track(await startWebhookReceiver());
+    const profile = await agentProfile(`${receiver.origin}/hook`, false);
+    const placed = event(profile);
+    await database.db.insert(orders).values({
+      id: placed.orderId,
+      storeId: placed.storeId,
+      source: 'ucp',
+      agentProfile: profile,
+      requestHash: 'test',
+      lines: [],
+      shipping: {},
+    });
+    track(startWebhookWorker(database.db, { pollMs: 100 }));
+    await enqueueOrderEvent(database.db, placed);
+    await until(() => receiver.received.length === 1);
+    expect(receiver.received[0]!.payload.order.id).toBe(placed.orderId);
+    await until(async () => (await rows())[0]?.deliveredAt != null);
+    expect((await rows())[0]!.url).toBe(`${receiver.origin}/hook`);
   });
 
   it('records an event whose agent profile cannot be fetched now without a URL, for delivery to resolve', async () => {
