@@ -54,13 +54,14 @@ export async function importFiles(
   db: Db,
   storeId: string,
   files: string[],
-  opts: { onProgress?: ProgressListener } = {},
+  opts: { onProgress?: ProgressListener; signal?: AbortSignal } = {},
 ): Promise<JobOutcome> {
   const contents = await Promise.all(files.map(readProductsFile));
   await claimStore(db, storeId);
   return runClaimedJob(db, storeId, (latest) =>
     ingestPages(db, storeId, inPages(contents), {
       removeVanished: false,
+      signal: opts.signal,
       onProgress: (p) => {
         latest(p);
         opts.onProgress?.(p);

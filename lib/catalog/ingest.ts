@@ -16,7 +16,7 @@ import {
   recordId,
   type NormalizedProduct,
 } from './normalize';
-import { emptyProgress, recordSyncErrors, saveProgress } from './store-job';
+import { emptyProgress, recordSyncErrors, saveProgress, SyncInterrupted } from './store-job';
 import { upsertProducts } from './upsert';
 
 export type ProgressListener = (progress: Readonly<SyncProgress>) => void;
@@ -25,6 +25,12 @@ export interface IngestOptions {
   /** A full listing of the store (sync): products it no longer lists are deleted at the end. */
   removeVanished: boolean;
   onProgress?: ProgressListener;
+  /**
+   * Asks the job to stop (Ctrl-C in the CLI): no further page is fetched, the pages in hand are
+   * finished (their products written and embedded), vanished products are not removed (the
+   * listing was not seen whole), and the job ends with a SyncInterrupted.
+   */
+  signal?: AbortSignal;
 }
 
 /** Progress is written to the store row at most this often while embedding. */
@@ -105,6 +111,7 @@ export async function ingestPages(
   });
   try {
     for await (const page of pages) {
+      if (opts.signal?.aborted) break;
       progress.pages++;
       const batch: NormalizedProduct[] = [];
       const errors: Array<{ externalId: string | null; message: string }> = [];
@@ -144,6 +151,7 @@ export async function ingestPages(
     await vectors.settle();
   }
 
+  if (opts.signal?.aborted) throw new SyncInterrupted({ ...progress });
   if (opts.removeVanished) {
     progress.removed = await removeVanished(db, storeId, seen);
     await report(true);

@@ -9,11 +9,13 @@ export interface FeedOptions {
   maxRetryAfterMs?: number;
   /** Stops a server that ignores `page` from serving the first page forever. */
   maxPages?: number;
+  /** Ends the feed early, the page in flight abandoned (an interrupted sync). */
+  signal?: AbortSignal;
 }
 
 export const PAGE_SIZE = 250;
 
-const DEFAULTS: Required<FeedOptions> = {
+const DEFAULTS: Required<Omit<FeedOptions, 'signal'>> = {
   timeoutMs: 15_000,
   retries: 4,
   maxRetryAfterMs: 60_000,
@@ -53,6 +55,7 @@ export async function* fetchProductPages(
   const opts = { ...DEFAULTS, ...options };
   const client = ky.create({
     timeout: opts.timeoutMs,
+    signal: opts.signal,
     headers: { accept: 'application/json', 'user-agent': 'commerce-search-catalog-sync/1' },
     retry: {
       limit: opts.retries,
@@ -71,6 +74,8 @@ export async function* fetchProductPages(
     try {
       body = await client.get(url).json();
     } catch (err) {
+      // Asked to stop: the feed ends here, and the sync reads it as interrupted, not as failed.
+      if (opts.signal?.aborted) return;
       const why =
         err instanceof SyntaxError
           ? 'the response is not JSON'

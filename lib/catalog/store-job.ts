@@ -78,11 +78,12 @@ export async function finishStore(
   storeId: string,
   progress: SyncProgress,
   error: string | null,
+  state: 'succeeded' | 'failed' | 'interrupted' = error ? 'failed' : 'succeeded',
 ): Promise<void> {
   await db
     .update(stores)
     .set({
-      syncState: error ? 'failed' : 'succeeded',
+      syncState: state,
       syncFinishedAt: sql`now()`,
       syncProgress: { ...progress },
       syncLastError: error,
@@ -118,8 +119,15 @@ export async function listSyncErrors(db: Db, storeId: string, limit = 1000) {
   }));
 }
 
+/** A job stopped on request; what it wrote before stays, and the next sync runs whole. */
+export class SyncInterrupted extends Error {
+  constructor(readonly progress: SyncProgress) {
+    super('interrupted before its end; what it wrote is kept, and the next sync runs whole');
+  }
+}
+
 export interface JobOutcome {
-  state: 'succeeded' | 'failed';
+  state: 'succeeded' | 'failed' | 'interrupted';
   progress: SyncProgress;
   error: string | null;
 }
@@ -140,6 +148,11 @@ export async function runClaimedJob(
     await finishStore(db, storeId, progress, null);
     return { state: 'succeeded', progress, error: null };
   } catch (err) {
+    if (err instanceof SyncInterrupted) {
+      const error = `Sync ${err.message}`;
+      await finishStore(db, storeId, err.progress, error, 'interrupted');
+      return { state: 'interrupted', progress: err.progress, error };
+    }
     const error = (err as Error)?.message ?? String(err);
     logger().warn({ storeId, err }, 'catalogue job failed');
     await finishStore(db, storeId, progress, error).catch(() => undefined);

@@ -9,6 +9,8 @@ export interface SyncOptions {
   baseUrl?: string | null;
   onProgress?: ProgressListener;
   feed?: FeedOptions;
+  /** Stops the sync after the page in hand (see IngestOptions.signal). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -28,13 +30,19 @@ export async function startSync(
     if (override !== undefined) await setStoreBaseUrl(db, storeId, override);
     const store = await requireStore(db, storeId);
     const baseUrl = store.baseUrl ?? `https://${store.domain}`;
-    return ingestPages(db, storeId, fetchProductPages(baseUrl, opts.feed), {
-      removeVanished: true,
-      onProgress: (p) => {
-        latest(p);
-        opts.onProgress?.(p);
+    return ingestPages(
+      db,
+      storeId,
+      fetchProductPages(baseUrl, { ...opts.feed, signal: opts.signal }),
+      {
+        removeVanished: true,
+        signal: opts.signal,
+        onProgress: (p) => {
+          latest(p);
+          opts.onProgress?.(p);
+        },
       },
-    });
+    );
   });
   return { done };
 }

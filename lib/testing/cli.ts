@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface CliResult {
   code: number;
@@ -12,7 +12,12 @@ export interface CliResult {
  */
 export function runCli(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; input?: string } = {},
+  opts: {
+    env?: Record<string, string | undefined>;
+    input?: string;
+    /** Given the CLI's process once started (to signal it). */
+    started?: (child: ChildProcess) => void;
+  } = {},
 ): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' };
   for (const [name, value] of Object.entries(opts.env ?? {})) {
@@ -28,5 +33,6 @@ export function runCli(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
     child.stdin.end(opts.input ?? '');
+    opts.started?.(child);
   });
 }

@@ -24,20 +24,35 @@ function outcomeLine(what: string, o: JobOutcome, seconds: number, rate: number)
   return `${what} ${o.state}: ${counts}; ${speed}`;
 }
 
-/** Runs a catalogue job with a progress bar, prints its outcome, and fails the command if it failed. */
+/**
+ * Runs a catalogue job with a progress bar, prints its outcome, and fails the command if it
+ * failed. Ctrl-C (or SIGTERM) asks the job to stop after the page in hand, so that it is recorded
+ * as interrupted with what it wrote kept; a second one quits at once, the store's `running`
+ * state then lapsing as a dead process's does.
+ */
 async function reportJob(
   json: boolean | undefined,
   what: string,
   storeId: string,
-  run: (bar: ReturnType<typeof catalogueBar>) => Promise<JobOutcome>,
+  run: (bar: ReturnType<typeof catalogueBar>, signal: AbortSignal) => Promise<JobOutcome>,
   summary: () => Promise<StoreSummary>,
 ): Promise<void> {
   const started = performance.now();
   const bar = catalogueBar(what);
+  const stop = new AbortController();
+  const interrupt = (signal: NodeJS.Signals) => {
+    if (stop.signal.aborted) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    stop.abort();
+    process.stderr.write(`\n${what}: stopping after the page in hand (again to quit at once)\n`);
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
   let outcome: JobOutcome;
   try {
-    outcome = await run(bar);
+    outcome = await run(bar, stop.signal);
   } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
     bar.stop();
   }
   const seconds = (performance.now() - started) / 1000;
@@ -96,10 +111,11 @@ export function registerStoreCommands(program: Command): void {
           opts.json,
           'Sync',
           storeId,
-          async (bar) => {
+          async (bar, signal) => {
             const { done } = await startSync(db, storeId, {
               baseUrl: opts.baseUrl,
               onProgress: bar.listener,
+              signal,
             });
             return done;
           },
@@ -154,7 +170,7 @@ export function registerStoreCommands(program: Command): void {
           opts.json,
           'Import',
           opts.store,
-          (bar) => importFiles(db, opts.store, files, { onProgress: bar.listener }),
+          (bar, signal) => importFiles(db, opts.store, files, { onProgress: bar.listener, signal }),
           () => getStoreSummary(db, opts.store),
         );
       });
