@@ -106,7 +106,7 @@ export async function buildCheckout(input: BuildInput): Promise<Checkout> {
   const lines = request.line_items
     ? await priceLines(db, store.id, request.line_items)
     : await priceLines(db, store.id, previous?.line_items ?? []);
-  const buyer = (request.buyer ?? previous?.buyer);
+  const buyer = request.buyer ?? previous?.buyer;
   const ctx = {
     db,
     storeId: store.id,
