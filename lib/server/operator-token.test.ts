@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { OPERATOR_TOKEN_FILE, operatorToken, prepareOperatorToken } from '../auth/operator';
-import { resetEnvCache } from '../config/env';
+import { setEnv } from '../testing/env';
 import { startTestServer, type TestServer } from '../testing/server';
 
 /**
@@ -13,14 +13,6 @@ import { startTestServer, type TestServer } from '../testing/server';
  */
 
 const saved = { ...process.env };
-
-function setEnv(values: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetEnvCache();
-}
 
 let t: TestServer;
 beforeAll(async () => {

@@ -2,20 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { resetEnvCache } from '../config/env';
+import { setEnv } from '../testing/env';
 import { decryptToken, encryptToken } from '../stores/credentials';
 import { TOKEN_KEY_FILE } from '../stores/token-key';
 import { prepareStoreTokenKey } from './token-key-notice';
 
 const saved = { ...process.env };
-
-function setEnv(values: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetEnvCache();
-}
 
 afterEach(() => {
   setEnv({
