@@ -55,13 +55,24 @@ export async function loadSession(
   return row;
 }
 
-/** Completed and canceled checkouts never change; one being completed waits for its outcome. */
+/**
+ * Completed and canceled checkouts never change; an expired one can only be canceled; one being
+ * completed waits for its outcome.
+ */
 export function ensureModifiable(row: SessionRow, action: string): void {
   if (row.status === 'completed' || row.status === 'canceled') {
     throw new UcpError(
       409,
       'CHECKOUT_NOT_MODIFIABLE',
       `Cannot ${action} checkout in state '${row.status}'`,
+    );
+  }
+  if (action !== 'cancel' && row.expiresAt.getTime() <= Date.now()) {
+    throw new UcpError(
+      409,
+      'CHECKOUT_EXPIRED',
+      `This checkout expired at ${row.expiresAt.toISOString()}: create a new one`,
+      'requires_buyer_review',
     );
   }
   if (row.status === 'complete_in_progress') {

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutSessions } from '../../db/schema';
 import { fastOrderSettings } from '../../testing/fixtures/orders';
 import { ucpCheckoutSchemas, ucpOrderSchema } from '../schemas';
 import { AGENT, checkoutRequest, payment, startTeaShop, type TeaShop } from './tea-shop';
@@ -339,6 +341,22 @@ describe('completing', () => {
     expect([shopPay.status, shopPay.body.code]).toEqual([400, 'PAYMENT_HANDLER_NOT_ACCEPTED']);
     const got = await shop.ucp('GET', `/checkout-sessions/${body.id}`);
     expect(got.body.status).toBe('ready_for_complete');
+  });
+
+  it('refuses to change or complete an expired checkout, which can still be canceled', async () => {
+    const body = await create();
+    await shop.t.database.db
+      .update(checkoutSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(checkoutSessions.id, body.id));
+    const changed = await update(body.id, { discounts: { codes: ['TEN'] } });
+    expect([changed.status, changed.body.code]).toEqual([409, 'CHECKOUT_EXPIRED']);
+    const complete = await shop.ucp('POST', `/checkout-sessions/${body.id}/complete`, {
+      body: payment(),
+    });
+    expect(complete.status).toBe(409);
+    const canceled = await shop.ucp('POST', `/checkout-sessions/${body.id}/cancel`);
+    expect(canceled.status).toBe(200);
   });
 
   it('cancels a checkout once, and nothing changes it afterwards', async () => {
