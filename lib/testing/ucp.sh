@@ -70,11 +70,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
 secret=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
-# The suite is one keyless agent sending a few hundred requests a minute: the free plan's limit
-# for agents (60 a minute) would answer it 429.
+# The suite is one keyless agent sending a few hundred requests a minute, more than a keyless
+# agent may (RATE_LIMIT_UCP_AGENT) in production.
 export DATA_DIR=$work/data DEMO_DATA=off LOG_LEVEL=${LOG_LEVEL:-warn} LOG_FORMAT=json \
   UCP_SIMULATION_SECRET=$secret UCP_AGENT_FETCH_ALLOW_HOSTS=localhost,127.0.0.1 \
-  RATE_LIMIT_FREE=1000000
+  RATE_LIMIT_UCP_AGENT=1000000
 unset DATABASE_URL
 free_port; api=$port
 free_port; sim=$port

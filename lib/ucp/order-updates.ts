@@ -38,18 +38,18 @@ export const adjustment = z.looseObject({
   description: z.string().max(2000).optional(),
 });
 
-export const orderUpdateRequest = z
-  .looseObject({
-    id: z.string().optional(),
-    fulfillment: z.looseObject({ events: z.array(z.unknown()).max(1000).nullish() }).nullish(),
-    adjustments: z.array(z.unknown()).max(1000).nullish(),
-  })
-  .meta({
-    id: 'UcpOrderUpdate',
-    description: 'The order with fulfillment events and adjustments added (order.json)',
-  });
+/** The parts of the sent order that are read; a body of another shape is 422 (the suite's). */
+const orderUpdateShape = z.looseObject({
+  id: z.string().optional(),
+  fulfillment: z.looseObject({ events: z.array(z.unknown()).max(1000).nullish() }).nullish(),
+  adjustments: z.array(z.unknown()).max(1000).nullish(),
+});
 
-export type OrderUpdateRequest = z.output<typeof orderUpdateRequest>;
+export const orderUpdateRequest = z.looseObject({}).meta({
+  id: 'UcpOrderUpdate',
+  description:
+    'The order (order.json) with fulfillment events and adjustments added; `fulfillment.events` and `adjustments` must be arrays',
+});
 
 /** The entries of `sent` the order lacks, each checked; 422 names the first invalid one. */
 function newEntries<T extends { id: string; line_items?: { id: string; quantity: number }[] }>(
@@ -91,11 +91,17 @@ function newEntries<T extends { id: string; line_items?: { id: string; quantity:
 }
 
 /** Appends the request's new events and adjustments to the order (under its row lock). */
-export async function updateOrder(
-  db: Db,
-  orderId: string,
-  request: OrderUpdateRequest,
-): Promise<UcpOrder> {
+export async function updateOrder(db: Db, orderId: string, body: unknown): Promise<UcpOrder> {
+  const shape = orderUpdateShape.safeParse(body);
+  if (!shape.success) {
+    const issue = shape.error.issues[0]!;
+    throw new UcpError(
+      422,
+      'INVALID_REQUEST',
+      `${issue.path.join('.') || 'order'}: ${issue.message}`,
+    );
+  }
+  const request = shape.data;
   if (request.id !== undefined && request.id !== orderId) {
     throw new UcpError(400, 'INVALID_REQUEST', `The body is order ${request.id}, not ${orderId}`);
   }

@@ -203,10 +203,10 @@ describe('PUT orders/{id}', () => {
       expect([res.status, res.body.code], JSON.stringify(bad)).toEqual([422, 'INVALID_REQUEST']);
     }
     const badShape = await shop.ucp('PUT', `/orders/${orderId}`, {
-      body: { adjustments: 'all of them' },
+      body: { adjustments: { id: 'adj_1', amount: 100 } },
       agent,
     });
-    expect(badShape.status).toBe(400);
+    expect(badShape.status).toBe(422);
     const otherOrder = await shop.ucp('PUT', `/orders/${orderId}`, {
       body: { id: 'ord_other' },
       agent,
