@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { ucpWebhookOutbox } from '../../db/schema';
 import { logger } from '../../log/logger';
@@ -26,7 +27,8 @@ export interface OrderEvent {
  * the profile is fetched meanwhile, and the worker resolves the URL at delivery from the profile
  * of the agent that placed the order. An order of a developer, or of an agent whose profile
  * names no webhook, gets no event. The payload is what the conformance suite and the reference
- * server send: `event_type`, `checkout_id`, `order`.
+ * server send, `event_type`, `checkout_id` and `order`, with the 2026-01-11 webhook's
+ * `event_id` and `created_time`.
  */
 export async function enqueueOrderEvent(db: Db, event: OrderEvent): Promise<void> {
   if (!event.agentProfileUrl) return;
@@ -45,7 +47,14 @@ export async function enqueueOrderEvent(db: Db, event: OrderEvent): Promise<void
     orderId: event.orderId,
     eventType: event.eventType,
     url,
-    payload: { event_type: event.eventType, checkout_id: event.checkoutId, order: event.order },
+    payload: {
+      event_type: event.eventType,
+      checkout_id: event.checkoutId,
+      order: event.order,
+      // The spec's webhook body names its event (its retries carry the same id) and its time.
+      event_id: `evt_${randomUUID()}`,
+      created_time: new Date().toISOString(),
+    },
   });
   nudgeWebhookWorker();
 }

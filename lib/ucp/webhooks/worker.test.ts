@@ -83,6 +83,8 @@ describe('UCP webhook delivery', () => {
       event_type: 'order_placed',
       checkout_id: `chk_${sequence}_1`,
       order: { id: `ord_${sequence}_1`, fulfillment: { events: [] } },
+      event_id: expect.stringMatching(/^evt_/),
+      created_time: expect.any(String),
     });
     const [protectedHeader, , signature] = String(sent!.headers['request-signature']).split('.');
     const { kid } = JSON.parse(Buffer.from(protectedHeader!, 'base64url').toString());
