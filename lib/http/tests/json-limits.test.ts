@@ -250,6 +250,22 @@ describe('bodies around the JSON limits, through HTTP (property-based)', () => {
     300_000,
   );
 
+  it.each(cases)("%s: the issue's own bodies, 5,000 and 100,000 levels deep", async (_, op) => {
+    const sample = samples[op.operationId] ?? {};
+    const before = await tableSnapshot(t.database.db);
+    const field = valuePlaces(sample).at(-1)!;
+    for (const text of [
+      bodyWith(sample, field, nest(5_000, 'array')),
+      bodyWith(sample, field, nest(5_000, 'object')),
+      nest(100_000, 'object'),
+    ]) {
+      const res = await send(op, text);
+      expect([res.status, res.body.code]).toEqual([400, op.invalidCode]);
+      expect(res.body.error).toMatch(/nested too deeply: more than 32 levels/);
+    }
+    expect(await tableSnapshot(t.database.db)).toEqual(before);
+  });
+
   it.each(cases)(
     '%s: within the limits, no refusal for the shape and no 5xx',
     async (_, op) => {
