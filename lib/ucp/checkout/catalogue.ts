@@ -1,4 +1,4 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import { toCents } from '../../catalog/decimal';
 import type { Db } from '../../db/client';
 import { products, variants } from '../../db/schema';
@@ -96,5 +96,30 @@ export function checkStock(item: CatalogueItem, quantity: number): void {
       `Insufficient stock for item ${item.itemId}`,
       'requires_buyer_input',
     );
+  }
+}
+
+/**
+ * Takes an order's quantities off the store's tracked stock, so that the next checkout sees what
+ * the store has left (the store decrements its own stock as it takes the order).
+ */
+export async function takeStock(
+  db: Db,
+  storeId: string,
+  lines: { variantId: string; quantity: number }[],
+): Promise<void> {
+  for (const line of lines) {
+    await db
+      .update(variants)
+      .set({
+        inventoryQuantity: sql`greatest(${variants.inventoryQuantity} - ${line.quantity}, 0)`,
+      })
+      .where(
+        and(
+          eq(variants.storeId, storeId),
+          eq(variants.externalId, line.variantId),
+          isNotNull(variants.inventoryQuantity),
+        ),
+      );
   }
 }

@@ -1,11 +1,12 @@
 import { findCheckoutOrder, placeCheckoutOrder } from '../../orders/checkout-order';
+import type { OrderLine } from '../../contract/orders';
 import type { OrderRow } from '../../orders/records';
 import { newId } from '../../db/ids';
 import { UcpError } from '../errors';
 import { buildUcpOrder, type UcpOrder } from '../order';
 import { handlerFor } from '../payment/handlers';
 import { buildCheckout } from './build';
-import { findItems } from './catalogue';
+import { findItems, takeStock } from './catalogue';
 import { fulfillmentChosen } from './fulfillment';
 import { orderLines, orderPricing, orderShipping, orderTotal } from './order-input';
 import type { CompleteCheckoutRequest } from './requests';
@@ -46,8 +47,8 @@ async function finalize(
 ): Promise<Checkout> {
   const ucpOrder = order.ucp as UcpOrder;
   const done = completed(checkout, ucpOrder);
-  await scope.db.transaction(async (tx) => {
-    const moved = await moveStatus(
+  const moved = await scope.db.transaction(async (tx) => {
+    const first = await moveStatus(
       tx,
       row.id,
       ['complete_in_progress'],
@@ -55,8 +56,18 @@ async function finalize(
       done,
       order.id,
     );
-    if (moved) await onPlaced({ ...scope, db: tx }, done, ucpOrder);
+    if (first) await onPlaced({ ...scope, db: tx }, done, ucpOrder);
+    return first;
   });
+  // Once per order, whichever request or read completes the checkout.
+  if (moved) {
+    const lines = order.lines as OrderLine[];
+    await takeStock(
+      scope.db,
+      scope.store.id,
+      lines.map((l) => ({ variantId: l.variant_id, quantity: l.quantity })),
+    );
+  }
   return done;
 }
 

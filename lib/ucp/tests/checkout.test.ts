@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions } from '../../db/schema';
+import { checkoutSessions, variants } from '../../db/schema';
 import { fastOrderSettings } from '../../testing/fixtures/orders';
 import { ucpCheckoutSchemas, ucpOrderSchema } from '../schemas';
 import { AGENT, checkoutRequest, payment, startTeaShop, type TeaShop } from './tea-shop';
@@ -22,6 +22,15 @@ function expectSpecCheckout(body: unknown) {
     const parsed = schema.safeParse(body);
     expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
   }
+}
+
+/** The green tea's stock as the service keeps it. */
+async function teaStock(): Promise<number | null> {
+  const [row] = await shop.t.database.db
+    .select({ stock: variants.inventoryQuantity })
+    .from(variants)
+    .where(and(eq(variants.storeId, shop.storeId), eq(variants.externalId, '70011')));
+  return row!.stock;
 }
 
 const total = (body: any, type = 'total') =>
@@ -248,6 +257,7 @@ describe('updating: discounts and fulfillment', () => {
 
 describe('completing', () => {
   it('takes the payment, places the order at the store with its prices, and answers the order', async () => {
+    const stockBefore = await teaStock();
     const body = await create({
       ...checkoutRequest('7001', 2),
       buyer: { email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' },
@@ -259,6 +269,7 @@ describe('completing', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.status).toBe('completed');
     expectSpecCheckout(res.body);
+    expect(await teaStock()).toBe(stockBefore! - 2);
     const orderId = res.body.order.id;
     expect(res.body.order.permalink_url).toBe(
       `${shop.t.baseUrl}/ucp/${shop.storeId}/orders/${orderId}`,
