@@ -167,16 +167,30 @@ test('a profile made with the printed key is the dashboard’s, and buys in the 
   await page.getByRole('button', { name: 'Use this profile' }).click();
   await expect(page.getByTestId('profile-id')).toHaveText(profileId);
 
+  // The demo store's UCP settings name the mock payment handler (demo data): Buy opens a checkout.
   await page.goto(`${app.origin}/products/${SKILLET.id}`);
   const variant = page.getByTestId('variant');
   await expect(variant.getByTestId('checkout-link')).toHaveText('Checkout with my address');
   await variant.getByRole('button', { name: 'Buy' }).click();
-  await variant.getByRole('button', { name: 'Confirm purchase' }).click();
-  await expect(variant.getByRole('status')).toContainText(/Order placed: \S+\./);
-  const orderId = /Order placed: (\S+)\./.exec(
-    (await variant.getByRole('status').textContent())!,
-  )![1]!;
+  await page.getByRole('radio', { name: /^Standard/ }).click();
+  await page.getByRole('button', { name: /Confirm and pay/ }).click();
+  const placed = page.getByRole('status').filter({ hasText: 'Order placed' });
+  await expect(placed).toContainText(/Order ord_\S+ is placed\./);
+  const checkoutOrder = /Order (ord_\S+) is placed\./.exec((await placed.textContent())!)![1]!;
+  const mine = await api('GET', '/orders');
+  expect(mine.body.orders).toContainEqual(
+    expect.objectContaining({ id: checkoutOrder, source: 'ucp', status: 'created' }),
+  );
 
+  // A UCP order belongs to no profile: the profile's list shows an order placed by POST /buy.
+  const { product } = (await api('GET', `/products/${SKILLET.id}`)).body;
+  const bought = await api('POST', '/buy', {
+    items: [{ variant_id: product.variants[0].id, quantity: 1 }],
+    user_id: profileId,
+    store_id: product.store_id,
+  });
+  expect(bought.status).toBe(201);
+  const orderId = bought.body.order_id;
   const orders = await api('GET', `/orders?user_id=${profileId}`);
   expect(orders.body.orders).toEqual([
     expect.objectContaining({

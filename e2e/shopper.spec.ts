@@ -1,17 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_SHOP, OPERATOR_TOKEN, SIM_ORIGIN } from './settings';
-import { ensureSyncedStore, snap, watchForKeys } from './support';
-
-const ADDRESS = {
-  'First name': 'Ada',
-  'Last name': 'Lovelace',
-  'E-mail': 'ada@example.com',
-  Phone: '+1 503 555 0100',
-  'Address line 1': '1 Main Street',
-  City: 'Portland',
-  'Country code (e.g. US)': 'US',
-  'Province or state code': 'OR',
-};
+import { ADDRESS, ensureSyncedStore, snap, watchForKeys } from './support';
 
 // One shopper walks through the whole journey: the profile cookie carries over between steps.
 test.describe.configure({ mode: 'serial' });

@@ -9,6 +9,18 @@ const VIEWPORTS = [
   { label: 'phone', width: 390, height: 844 },
 ] as const;
 
+/** A shopper's address as the profile page's fields take it (the postal code apart). */
+export const ADDRESS = {
+  'First name': 'Ada',
+  'Last name': 'Lovelace',
+  'E-mail': 'ada@example.com',
+  Phone: '+1 503 555 0100',
+  'Address line 1': '1 Main Street',
+  City: 'Portland',
+  'Country code (e.g. US)': 'US',
+  'Province or state code': 'OR',
+};
+
 /** API keys look like csk_<prefix>_<secret>; none may ever reach the browser. */
 const KEY = /csk_[A-Za-z0-9]{8}_/;
 

@@ -138,7 +138,7 @@ export function CheckoutPanel({ storeId, initial }: { storeId: string; initial: 
 
       <section aria-labelledby="discount-heading" className="card space-y-2">
         <h2 id="discount-heading" className="text-lg font-semibold">
-          Discount code
+          Discounts
         </h2>
         {applied.length > 0 && (
           <ul className="text-sm" aria-label="Applied discounts">
