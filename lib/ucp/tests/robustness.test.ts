@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
+import { ucpIdempotency } from '../../db/schema';
 import { startOrderReconciler } from '../../orders/reconciler';
 import { captureLogs } from '../../testing/logs';
 import { fastOrderSettings } from '../../testing/fixtures/orders';
@@ -10,16 +11,25 @@ import { checkoutRequest, payment, startTeaShop, type TeaShop } from './tea-shop
 fastOrderSettings();
 
 let shop: TeaShop;
+// Keys of this run only: a wire run's database outlives it.
+const run = randomUUID().slice(0, 8);
+const key = (k: string) => ({ 'Idempotency-Key': `${k}-${run}` });
 
 beforeAll(async () => {
   shop = await startTeaShop();
+  // A record past its two days, which the first keyed request of this process purges.
+  await shop.t.database.db.insert(ucpIdempotency).values({
+    owner: 'agent:https://old.example/agent.json',
+    key: `old-${run}`,
+    requestHash: 'x',
+    responseStatus: 201,
+    responseBody: {},
+    createdAt: new Date(Date.now() - 3 * 24 * 60 * 60 * 1000),
+  });
 });
 afterAll(async () => {
   await shop?.close();
 });
-// Keys of this run only: a wire run's database outlives it.
-const run = randomUUID().slice(0, 8);
-const key = (k: string) => ({ 'Idempotency-Key': `${k}-${run}` });
 
 async function create() {
   const res = await shop.ucp('POST', '/checkout-sessions', { body: checkoutRequest() });
@@ -40,6 +50,11 @@ describe('Idempotency-Key', () => {
       body: request,
       headers: key('c-1'),
     });
+    const old = await queryRows<{ n: number }>(
+      shop.t.database.db,
+      sql`SELECT count(*)::int AS n FROM ucp_idempotency WHERE key = ${`old-${run}`}`,
+    );
+    expect(old[0]!.n).toBe(0);
     const again = await shop.ucp('POST', '/checkout-sessions', {
       body: request,
       headers: key('c-1'),
