@@ -2,6 +2,7 @@ import type { Db } from '../db/client';
 import { normalizeBaseUrl, requireStore, setStoreBaseUrl } from '../stores/registry';
 import { ingestPages, type ProgressListener } from './ingest';
 import { fetchProductPages, type FeedOptions } from './products-feed';
+import { syncStock } from './stock';
 import { claimStore, runClaimedJob, type JobOutcome } from './store-job';
 
 export interface SyncOptions {
@@ -14,7 +15,8 @@ export interface SyncOptions {
 }
 
 /**
- * Starts a full sync of the store from `{base_url}/products.json`: claims the store (throws
+ * Starts a full sync of the store from `{base_url}/products.json`, then of its stock from the
+ * Admin API when it has a token (stock.ts): claims the store (throws
  * STORE_NOT_FOUND or SYNC_RUNNING at once), then runs in the background of this process.
  * `done` settles when the sync has finished, successfully or not.
  */
@@ -30,7 +32,7 @@ export async function startSync(
     if (override !== undefined) await setStoreBaseUrl(db, storeId, override);
     const store = await requireStore(db, storeId);
     const baseUrl = store.baseUrl ?? `https://${store.domain}`;
-    return ingestPages(
+    const progress = await ingestPages(
       db,
       storeId,
       fetchProductPages(baseUrl, { ...opts.feed, signal: opts.signal }),
@@ -43,6 +45,8 @@ export async function startSync(
         },
       },
     );
+    if (!opts.signal?.aborted) await syncStock(db, store);
+    return progress;
   });
   return { done };
 }

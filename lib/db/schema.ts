@@ -278,8 +278,9 @@ export const variants = pgTable(
     position: integer('position').notNull().default(1),
     /**
      * Units the store can sell, where the store tracks them (UCP checkouts refuse more); null
-     * when it does not. Written by the rules import (lib/ucp/rules), never by the catalogue sync,
-     * whose upsert leaves it as it is.
+     * when it does not. Written after a sync from the store's Admin API when the store has a
+     * token (lib/catalog/stock.ts) and by the rules import (lib/ucp/rules); the products upsert
+     * leaves it as it is.
      */
     inventoryQuantity: integer('inventory_quantity'),
   },

@@ -1,3 +1,4 @@
+import LinkHeader from 'http-link-header';
 import ky, { HTTPError, TimeoutError, type KyInstance, type Options } from 'ky';
 import type { PlatformSettings } from './settings';
 import type { StoreConnection } from './types';
@@ -103,4 +104,16 @@ export function transportReason(error: unknown, settings: PlatformSettings): str
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';
   return `connection failed${code ? ` (${code})` : ''}`;
+}
+
+/**
+ * The query of the page after this one, from the `Link` header's `rel="next"` URL. Only its
+ * query is kept: the request goes to the store's own Admin API address with its token, never to
+ * a host the header names.
+ */
+export function nextPage(response: Response): URLSearchParams | undefined {
+  const header = response.headers.get('link');
+  if (!header) return undefined;
+  const [next] = LinkHeader.parse(header).rel('next');
+  return next ? new URL(next.uri, 'https://shop.invalid').searchParams : undefined;
 }

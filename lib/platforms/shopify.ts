@@ -1,12 +1,13 @@
-import LinkHeader from 'http-link-header';
 import { HTTPError } from 'ky';
 import { storeHost } from '../stores/domain';
 import type { ShippingRecord } from '../contract/shipping';
 import { platformSettings } from './settings';
 import { listFulfillments, shipOrder } from './shopify-fulfillments';
+import { readStock } from './shopify-stock';
 import {
   NOT_SENT_CODES,
   networkCode,
+  nextPage,
   orderClient,
   readClient,
   shopifyErrors,
@@ -191,18 +192,6 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 
 type OrderList = { orders?: Array<{ id?: number | string; tags?: string }> };
 
-/**
- * The query of the page after this one, from the `Link` header's `rel="next"` URL. Only its
- * query is kept: the request goes to the store's own Admin API address with its token, never to
- * a host the header names.
- */
-function nextPage(response: Response): URLSearchParams | undefined {
-  const header = response.headers.get('link');
-  if (!header) return undefined;
-  const [next] = LinkHeader.parse(header).rel('next');
-  return next ? new URL(next.uri, 'https://shop.invalid').searchParams : undefined;
-}
-
 function carriesReference(order: { tags?: string }, reference: string): boolean {
   return (order.tags ?? '')
     .split(',')
@@ -256,6 +245,7 @@ export const shopify: StorePlatform = {
   verify,
   createOrder,
   findOrder,
+  readStock,
   listFulfillments,
   shipOrder,
 };

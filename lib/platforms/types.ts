@@ -82,6 +82,11 @@ export interface PlatformFulfillment {
 export type PlatformFulfillments =
   { ok: true; fulfillments: PlatformFulfillment[] } | { ok: false; reason: string };
 
+/** Units each variant may sell: null when the platform does not limit it by stock. */
+export type PlatformStock =
+  | { ok: true; stock: { variantId: string; quantity: number | null }[] }
+  | { ok: false; reason: string };
+
 export interface PlatformTracking {
   number: string;
   url?: string;
@@ -101,6 +106,8 @@ export interface StorePlatform {
     reference: string,
     placedAfter: Date,
   ): Promise<PlatformLookupResult>;
+  /** Every variant's stock, as the platform's Admin API shows it. */
+  readStock(connection: StoreConnection): Promise<PlatformStock>;
   /** The order's shipments so far (none: not shipped yet). */
   listFulfillments(
     connection: StoreConnection,
