@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '../config/env';
+import { setEnv } from '../testing/env';
 import { fetchAgentProfile, orderWebhookUrl } from './agent-profile';
 import { agentProfileFor } from './webhooks/agent-double';
 
@@ -34,13 +34,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 afterEach(() => {
-  delete process.env.UCP_AGENT_FETCH_ALLOW_HOSTS;
-  resetEnvCache();
+  setEnv({ UCP_AGENT_FETCH_ALLOW_HOSTS: undefined });
 });
 
 function allow(hosts: string) {
-  process.env.UCP_AGENT_FETCH_ALLOW_HOSTS = hosts;
-  resetEnvCache();
+  setEnv({ UCP_AGENT_FETCH_ALLOW_HOSTS: hosts });
 }
 
 describe('agent profiles', () => {

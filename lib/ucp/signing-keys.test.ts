@@ -3,14 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { exportJWK, flattenedVerify, generateKeyPair, importJWK } from 'jose';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '../config/env';
+import { setEnv } from '../testing/env';
 import { keepSigningKeyIn, publicSigningKeys, SIGNING_KEY_FILE, signWebhook } from './signing-keys';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ucp-keys-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 afterEach(() => {
-  delete process.env.UCP_SIGNING_KEY;
-  resetEnvCache();
+  setEnv({ UCP_SIGNING_KEY: undefined });
 });
 
 /** Verifies a Request-Signature header against a body with the published keys, as an agent does. */
@@ -54,8 +53,7 @@ describe('UCP signing keys', () => {
   it('uses UCP_SIGNING_KEY (a JWK) over the data directory', async () => {
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
     const jwk = await exportJWK(privateKey);
-    process.env.UCP_SIGNING_KEY = JSON.stringify(jwk);
-    resetEnvCache();
+    setEnv({ UCP_SIGNING_KEY: JSON.stringify(jwk) });
     keepSigningKeyIn(path.join(scratch, 'unused'));
     const [published] = await publicSigningKeys();
     expect(published).toMatchObject({ x: jwk.x, y: jwk.y });

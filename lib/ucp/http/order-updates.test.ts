@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '../../config/env';
+import { setEnv } from '../../testing/env';
 import { fastOrderSettings } from '../../testing/fixtures/orders';
 import { waitFor } from '../../testing/wait-for';
 import { checkoutRequest, payment, startTeaShop, type TeaShop } from '../tests/tea-shop';
@@ -23,8 +23,7 @@ let worker: WebhookWorker;
 let agent: string;
 
 beforeAll(async () => {
-  process.env.UCP_AGENT_FETCH_ALLOW_HOSTS = '127.0.0.1';
-  resetEnvCache();
+  setEnv({ UCP_AGENT_FETCH_ALLOW_HOSTS: '127.0.0.1' });
   shop = await startTeaShop();
   receiver = await startWebhookReceiver();
   profiles = await startProfileServer(`${receiver.origin}/webhooks/order`);
@@ -36,13 +35,10 @@ afterAll(async () => {
   await profiles?.close();
   await receiver?.close();
   await shop?.close();
-  delete process.env.UCP_AGENT_FETCH_ALLOW_HOSTS;
-  delete process.env.UCP_SIMULATION_SECRET;
-  resetEnvCache();
+  setEnv({ UCP_AGENT_FETCH_ALLOW_HOSTS: undefined, UCP_SIMULATION_SECRET: undefined });
 });
 beforeEach(() => {
-  process.env.UCP_SIMULATION_SECRET = SECRET;
-  resetEnvCache();
+  setEnv({ UCP_SIMULATION_SECRET: SECRET });
 });
 
 const until = <T>(probe: () => T | Promise<T>, timeoutMs = 3_000) =>
@@ -72,11 +68,9 @@ function ship(orderId: string, secret?: string) {
 describe('simulate-shipping', () => {
   it('exists only with UCP_SIMULATION_SECRET, and only for its holder', async () => {
     const { orderId } = await placeOrder();
-    delete process.env.UCP_SIMULATION_SECRET;
-    resetEnvCache();
+    setEnv({ UCP_SIMULATION_SECRET: undefined });
     expect((await ship(orderId, SECRET)).status).toBe(404);
-    process.env.UCP_SIMULATION_SECRET = SECRET;
-    resetEnvCache();
+    setEnv({ UCP_SIMULATION_SECRET: SECRET });
     expect([(await ship(orderId)).status, (await ship(orderId, 'wrong')).status]).toEqual([
       403, 403,
     ]);

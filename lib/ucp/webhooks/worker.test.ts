@@ -1,6 +1,6 @@
 import { flattenedVerify, importJWK } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '../../config/env';
+import { setEnv } from '../../testing/env';
 import { openDatabase, type Database } from '../../db/client';
 import { orders, ucpWebhookOutbox } from '../../db/schema';
 import { waitFor } from '../../testing/wait-for';
@@ -22,15 +22,13 @@ const cleanups: Array<() => Promise<void>> = [];
 let sequence = 0;
 
 beforeAll(async () => {
-  process.env.UCP_AGENT_FETCH_ALLOW_HOSTS = '127.0.0.1';
-  resetEnvCache();
+  setEnv({ UCP_AGENT_FETCH_ALLOW_HOSTS: '127.0.0.1' });
   database = await openDatabase({ url: 'memory://' });
 });
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
   await database?.close();
-  delete process.env.UCP_AGENT_FETCH_ALLOW_HOSTS;
-  resetEnvCache();
+  setEnv({ UCP_AGENT_FETCH_ALLOW_HOSTS: undefined });
 });
 beforeEach(async () => {
   await database.db.delete(ucpWebhookOutbox);
