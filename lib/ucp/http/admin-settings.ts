@@ -27,9 +27,7 @@ export function adminUcpSettingsRoutes(api: Api): void {
     const store = await requireStore(db, params.id);
     const settings = await writeUcpSettings(db, store.id, {
       ...(body.agent_access ? { agentAccess: body.agent_access } : {}),
-      ...(body.payment_handlers
-        ? { paymentHandlers: body.payment_handlers }
-        : {}),
+      ...(body.payment_handlers ? { paymentHandlers: body.payment_handlers } : {}),
     });
     return {
       code: 'STORE_UCP_SETTINGS_UPDATED',
