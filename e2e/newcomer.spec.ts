@@ -108,6 +108,54 @@ test('the first start needs no settings, says where the token key is, and warns 
   await snap(page, 'newcomer-search-start');
 });
 
+test('the first start prints an operator token beside the key, and the staff pages take it', async ({
+  browser,
+}) => {
+  // Issue 49: with no OPERATOR_TOKEN the embedded default makes one (mode 0600) and prints it.
+  const printed = /Operator token \(staff sign-in[^\n]*\n\s+(\S+)/.exec(app.output())?.[1];
+  expect(printed, 'an operator token is printed').toBeTruthy();
+  const token = printed!;
+  expect(app.output(), 'printed beside the demo key').toMatch(
+    /Its API key, shown only this once:[\s\S]*Operator token/,
+  );
+  const file = path.join(dataDir, 'operator-token');
+  expect(fs.readFileSync(file, 'utf8').trim()).toBe(token);
+  expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  await expect
+    .poll(
+      () =>
+        fetch(`${app.origin}/api/ready`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      { timeout: 60_000 },
+    )
+    .toBe(200);
+
+  const page = await browser.newPage();
+  await page.goto(`${app.origin}/staff`);
+  await expect(page).toHaveURL(/\/staff\/sign-in$/);
+  await page.getByLabel('Operator token').fill('not-the-operator-token');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('That operator token is not right.')).toBeVisible();
+  await page.getByLabel('Operator token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/staff$/);
+  await expect(page.getByRole('heading', { name: 'Stores', exact: true })).toBeVisible();
+  await expect(page.getByText('demo-outfitters.example').first()).toBeVisible();
+
+  const admin = await fetch(`${app.origin}/api/admin/stores`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(admin.status).toBe(200);
+  const metrics = await fetch(`${app.origin}/api/metrics`, {
+    headers: { 'x-operator-token': token },
+  });
+  expect(metrics.status).toBe(200);
+  expect(await metrics.text()).toContain('catalog_sync_state{store="demo-outfitters.example"');
+  await page.close();
+});
+
 test('a demo image finds its product first, and on a phone the results start on the first screen', async ({
   browser,
 }) => {
