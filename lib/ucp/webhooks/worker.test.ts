@@ -123,23 +123,28 @@ describe('UCP webhook delivery', () => {
     receiver.status = 503;
     const profile = await agentProfile(`${receiver.origin}/hook`);
     const worker = track(
-      startWebhookWorker(database.db, { pollMs: 60_000, retryBaseMs: 10_000, retryMaxMs: 15_000 }),
+      startWebhookWorker(database.db, { pollMs: 60_000, retryBaseMs: 4_000, retryMaxMs: 10_000 }),
     );
     await enqueueOrderEvent(database.db, event(profile));
     await until(async () => (await rows())[0]?.lastError === 'HTTP 503');
-    const waits: number[] = [];
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      const [row] = await rows();
-      waits.push(row!.nextAttemptAt.getTime() - Date.now());
+    const [first] = await rows();
+    expect(first!.nextAttemptAt.getTime() - Date.now()).toBeLessThanOrEqual(4_000);
+    // Each further attempt runs between two readings of the clock, so its wait lies between the
+    // next attempt's time less each reading, however slowly the machine runs.
+    const waits: Array<{ atLeast: number; atMost: number }> = [];
+    for (let attempt = 2; attempt <= 4; attempt++) {
       // Due now, as if the wait had passed.
       await database.db.update(ucpWebhookOutbox).set({ nextAttemptAt: new Date(0) });
+      const before = Date.now();
       await worker.runOnce();
+      const after = Date.now();
+      const next = (await rows())[0]!.nextAttemptAt.getTime();
+      waits.push({ atLeast: next - after - 1, atMost: next - before + 1 });
     }
-    expect(waits[0]).toBeGreaterThan(8_000);
-    expect(waits[0]).toBeLessThanOrEqual(10_000);
-    expect(waits[1]).toBeGreaterThan(13_000);
-    expect(waits[2]).toBeGreaterThan(13_000);
-    expect(waits[2]).toBeLessThanOrEqual(15_000);
+    [8_000, 10_000, 10_000].forEach((wait, i) => {
+      expect(wait).toBeGreaterThanOrEqual(waits[i]!.atLeast);
+      expect(wait).toBeLessThanOrEqual(waits[i]!.atMost);
+    });
     expect((await rows())[0]!.attempts).toBe(4);
     expect(receiver.received).toHaveLength(4);
   });
