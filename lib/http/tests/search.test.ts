@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveQueryTerms } from '../../search/query-terms';
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
-import { startTestServer, type TestServer } from '../../testing/server';
+import { startOwnTestServer } from '../../testing/own-database';
+import type { TestServer } from '../../testing/server';
 import { madeUpWord } from '../../testing/unique';
 import { newProfile } from '../../testing/profiles';
 import type { FixtureProduct } from '../../testing/fixtures/admin-product';
@@ -97,7 +98,9 @@ function search(body: Record<string, unknown>, key: string | null = dev.key) {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // A database of its own: the query is read by the catalogue's words and statistics, which
+  // the wire suite's other files write to at the same time.
+  t = await startOwnTestServer('search');
   dev = await t.newDeveloper('free');
   other = await t.newDeveloper('pro');
   store = await createFixtureStore(t.database.db, catalogue);
