@@ -2,6 +2,17 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readSettings } from './settings';
 
+/** A comma-separated list of host names or IPs, lowercased; empty by default. */
+const hostList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
@@ -22,15 +33,7 @@ const schema = z.object({
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
   /** Hosts or IPs that image fetching may reach even though they are private (tests, demos). */
-  IMAGE_FETCH_ALLOW_HOSTS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  IMAGE_FETCH_ALLOW_HOSTS: hostList,
   IMAGE_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   IMAGE_FETCH_MAX_BYTES: z.coerce.number().int().min(1024).default(8_388_608),
   IMAGE_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(10).default(3),
@@ -97,15 +100,7 @@ const schema = z.object({
    * Hosts or IPs that UCP agent profiles and their webhook URLs may point to even though they
    * are private (tests, a local agent); every other private or loopback target is refused.
    */
-  UCP_AGENT_FETCH_ALLOW_HOSTS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+  UCP_AGENT_FETCH_ALLOW_HOSTS: hostList,
   /**
    * The EC P-256 private key that signs UCP webhooks (PEM or JWK), the same on every replica;
    * unset: a key generated in the data directory (lib/ucp/signing-keys.ts).
