@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncProgress } from '../contract/admin-stores';
 import { queryRows } from '../db/client';
-import { textArray } from '../search/sql-arrays';
+import { textArray } from '../sql/arrays';
 import { adminProduct } from '../testing/fixtures/admin-product';
 import { startTestServer, type TestServer } from '../testing/server';
 import { madeUpWord, uniqueDomain } from '../testing/unique';

@@ -4,10 +4,10 @@ import { products } from '../db/schema';
 import { maintainSearchTables } from '../db/statistics';
 import { queueImages, wakeImageQueues } from '../images/queue';
 import { logger } from '../log/logger';
-import { ensureTextVectorIndex, indexLexically } from '../search/indexer';
-import { TextVectorPipeline } from '../search/vector-pipeline';
-import { unindexLexical } from '../search/lexical-index';
-import { bigintArray } from '../search/sql-arrays';
+import { ensureTextVectorIndex, indexLexically } from '../search/index/indexer';
+import { TextVectorPipeline } from '../search/index/vector-pipeline';
+import { unindexLexical } from '../search/index/lexical-index';
+import { bigintArray } from '../sql/arrays';
 import type { SyncProgress } from '../contract/admin-stores';
 import {
   BadRecordError,

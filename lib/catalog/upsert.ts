@@ -1,8 +1,8 @@
 import { and, eq, getTableColumns, inArray, sql, type SQL, type Table } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { products, variants } from '../db/schema';
-import { ofProducts } from '../search/product-keys';
-import { textArray } from '../search/sql-arrays';
+import { ofProducts } from '../sql/product-keys';
+import { textArray } from '../sql/arrays';
 import type { NormalizedProduct } from './normalize';
 
 export interface UpsertResult {

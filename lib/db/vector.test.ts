@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textArray } from '../search/sql-arrays';
+import { textArray } from '../sql/arrays';
 import { startTestServer, type TestServer } from '../testing/server';
 import { queryRows } from './client';
 import { directionText, storedDirection, vectorLiteral } from './vector';

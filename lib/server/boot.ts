@@ -9,7 +9,7 @@ import { seedDemoData } from '../demo/seed';
 import { startImageQueue } from '../images/queue';
 import { logger } from '../log/logger';
 import { startOrderReconciler } from '../orders/reconciler';
-import { otherVectorIndexes } from '../search/vector-index';
+import { otherVectorIndexes } from '../embeddings/vector-index';
 import { startUcpBackground } from '../ucp/webhooks/start';
 import { ensureDashboardKey } from './dashboard-key';
 import { onStop, whileStarting } from './lifecycle';

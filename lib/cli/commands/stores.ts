@@ -4,7 +4,7 @@ import { catalogueBar, indexBar } from '../progress-bar';
 import { listSyncErrors, type JobOutcome } from '../../catalog/store-job';
 import { startSync } from '../../catalog/sync';
 import { textEmbedder } from '../../embeddings';
-import { reindexAll } from '../../search/indexer';
+import { reindexAll } from '../../search/index/indexer';
 import type { StoreSummary } from '../../contract/admin-stores';
 import { addStore, getStoreSummary, listStores, setAccessPolicy } from '../../stores/registry';
 import { CliError, emit, withDatabase } from '../context';

@@ -11,7 +11,7 @@ import { embedQueryImage } from '../../images/query';
 import { shapeImage } from '../../testing/images/images';
 import { startImageServer, type ImageServer } from '../../testing/images/image-server';
 import { insertImageProducts } from '../../testing/images/products';
-import { bigintArray } from '../../search/sql-arrays';
+import { bigintArray } from '../../sql/arrays';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { writeTinyClip } from '../fixtures/tiny-clip';
 import { textEmbedder } from '../index';

@@ -1,5 +1,5 @@
 import { getProductParams, getProductQuery, getProductResponse } from '../../contract/products';
-import { getProduct } from '../../search/product-lookup';
+import { getProduct } from '../../search/results/product-lookup';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
 

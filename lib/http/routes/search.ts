@@ -9,8 +9,8 @@ import {
 import { isOperatorToken } from '../../auth/operator';
 import { ApiError } from '../../errors';
 import { recordSearch } from '../../metrics/registry';
-import { legacySearch } from '../../search/legacy-search';
-import { searchProducts } from '../../search/product-search';
+import { legacySearch } from '../../search/results/legacy-search';
+import { searchProducts } from '../../search/results/product-search';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { searchProductsResponse } from '../../contract/search';
 import { rankerServerForFile } from '../../testing/fixtures/ranker-server';
-import { sigmoid } from '../../search/ranker/model';
+import { sigmoid } from '../../search/rank/ranker/model';
 
 const TOKEN = 'operator-token-for-tree-ranker-tests-0123';
 

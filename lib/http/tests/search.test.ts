@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveQueryTerms } from '../../search/query-terms';
+import { resolveQueryTerms } from '../../search/query/query-terms';
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { startOwnTestServer } from '../../testing/own-database';
 import type { TestServer } from '../../testing/server';

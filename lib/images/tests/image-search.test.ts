@@ -5,7 +5,7 @@ import { resetEnvCache } from '../../config/env';
 import { queryRows } from '../../db/client';
 import { cosine } from '../../embeddings/provider';
 import { ApiError } from '../../errors';
-import { bigintArray } from '../../search/sql-arrays';
+import { bigintArray } from '../../sql/arrays';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { madeUpWord } from '../../testing/unique';
 import { imageEmbedder, setImageEmbedder, type ImageEmbedder } from '../embedder';

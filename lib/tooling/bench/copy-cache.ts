@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase, queryRows, type Db } from '../../db/client';
 import { readLock } from '../../db/lock';
-import { textArray } from '../../search/sql-arrays';
+import { textArray } from '../../sql/arrays';
 
 const PAGE = 2000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURE_NAMES, type FeatureName } from '../../search/ranker/features';
-import { parseRankerModel, scoreWithRanker } from '../../search/ranker/model';
+import { FEATURE_NAMES, type FeatureName } from '../../search/rank/ranker/features';
+import { parseRankerModel, scoreWithRanker } from '../../search/rank/ranker/model';
 import { trainTrees, DEFAULT_TREE_OPTIONS } from './lambdamart';
 import type { TrainingQuery } from './ranker-trainer';
 

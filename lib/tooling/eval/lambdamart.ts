@@ -1,6 +1,6 @@
-import { FEATURE_NAMES } from '../../search/ranker/features';
-import type { LinearModel, RankerModel } from '../../search/ranker/model';
-import type { Tree } from '../../search/ranker/trees';
+import { FEATURE_NAMES } from '../../search/rank/ranker/features';
+import type { LinearModel, RankerModel } from '../../search/rank/ranker/model';
+import type { Tree } from '../../search/rank/ranker/trees';
 import { calibrate, type TrainingQuery } from './ranker-trainer';
 
 /**

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { textEmbedder } from '../../embeddings';
-import { rankCandidates, type RankOptions } from '../../search/engine';
-import { LEXICAL_WEIGHT } from '../../search/score';
+import { rankCandidates, type RankOptions } from '../../search/rank/ranking';
+import { LEXICAL_WEIGHT } from '../../search/rank/score';
 import type { Half } from './dataset';
 import { averageScores, scoreQuery, type QueryScores } from './metrics';
 import { evalSourceOptions, printTable, type EvalSourceOptions } from './options';

@@ -1,8 +1,8 @@
-import { FEATURE_NAMES, type FeatureName } from '../../search/ranker/features';
-import { sigmoid, type LinearModel } from '../../search/ranker/model';
+import { FEATURE_NAMES, type FeatureName } from '../../search/rank/ranker/features';
+import { sigmoid, type LinearModel } from '../../search/rank/ranker/model';
 
 /**
- * Trains the linear ranker of lib/search/ranker with LambdaRank (Burges, "From RankNet to
+ * Trains the linear ranker of lib/search/rank/ranker with LambdaRank (Burges, "From RankNet to
  * LambdaRank to LambdaMART: An Overview", 2010): for every pair of one query's candidates with
  * different gains, the RankNet gradient sigmoid(-(s_i - s_j)) weighted by how much swapping
  * the two would change the query's NDCG@cutoff, so the pairs near the top count most.

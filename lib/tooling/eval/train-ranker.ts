@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { rankCandidates, type RankOptions } from '../../search/engine';
-import { FEATURE_NAMES, rankingFeatures } from '../../search/ranker/features';
-import { textSimilarity } from '../../search/score';
-import type { RankerModel } from '../../search/ranker/model';
+import { rankCandidates, type RankOptions } from '../../search/rank/ranking';
+import { FEATURE_NAMES, rankingFeatures } from '../../search/rank/ranker/features';
+import { textSimilarity } from '../../search/rank/score';
+import type { RankerModel } from '../../search/rank/ranker/model';
 import type { Half } from './dataset';
 import { readCandidatesCache, writeCandidatesCache } from './candidates-cache';
 import { averageScores, scoreQuery } from './metrics';
@@ -13,7 +13,7 @@ import { DEFAULT_TREE_OPTIONS, trainTrees } from './lambdamart';
 import { DEFAULT_TRAIN_OPTIONS, trainRanker, type TrainingQuery } from './ranker-trainer';
 import { openEvalSession, type JudgedQuery } from './setup';
 
-const MODEL_FILE = path.resolve(process.cwd(), 'lib/search/ranker/model.json');
+const MODEL_FILE = path.resolve(process.cwd(), 'lib/search/rank/ranker/model.json');
 const HALVES: Half[] = ['a', 'b'];
 
 /** Both halves' candidates, from the database or from a cache file a previous run wrote. */
@@ -89,7 +89,7 @@ async function main() {
     new Command()
       .name('train-ranker')
       .description(
-        'Trains the learned ranker on dev half a, reports both halves, writes lib/search/ranker/model.json',
+        'Trains the learned ranker on dev half a, reports both halves, writes lib/search/rank/ranker/model.json',
       ),
   )
     .option('--out <file>', 'model file to write', MODEL_FILE)

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { queryRows } from '../../db/client';
+import type { EmbeddingProvider } from '../../embeddings/provider';
+import { textArray } from '../../sql/arrays';
+import { directionText, storedDirection } from '../../db/vector';
+
+export function inputHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/** Recent query vectors per model; a repeated query skips the model and the database. */
+const MEMORY_ENTRIES = 2000;
+const memory = new Map<string, number[]>();
+
+function remember(key: string, vector: number[]): void {
+  if (memory.size >= MEMORY_ENTRIES) memory.delete(memory.keys().next().value!);
+  memory.set(key, vector);
+}
+
+/**
+ * Embeds texts through embedding_cache: a query asked before (by anyone, in any run) costs a
+ * lookup, not a model call. Vectors come in the order given; `computed` counts model inputs.
+ */
+export async function embedTextsCached(
+  db: Db,
+  provider: EmbeddingProvider,
+  texts: string[],
+): Promise<{ vectors: number[][]; computed: number }> {
+  const out = new Array<number[] | undefined>(texts.length);
+  const hashes = texts.map(inputHash);
+  const pending: number[] = [];
+  let computed = 0;
+  hashes.forEach((h, i) => {
+    const hit = memory.get(`${provider.modelId}:${h}`);
+    if (hit) out[i] = hit;
+    else pending.push(i);
+  });
+  if (pending.length > 0) {
+    const rows = await queryRows<{ input_hash: string; embedding: string }>(
+      db,
+      sql`SELECT input_hash, embedding::text AS embedding FROM embedding_cache
+          WHERE model_id = ${provider.modelId}
+            AND input_hash = ANY(${textArray(pending.map((i) => hashes[i]!))})`,
+    );
+    const stored = new Map(rows.map((r) => [r.input_hash, JSON.parse(r.embedding) as number[]]));
+    const missing = pending.filter((i) => !stored.has(hashes[i]!));
+    if (missing.length > 0) {
+      const unique = [...new Map(missing.map((i) => [hashes[i]!, texts[i]!]))];
+      const vectors = await provider.embedTexts(unique.map(([, text]) => text));
+      computed = unique.length;
+      unique.forEach(([hash], j) => stored.set(hash, vectors[j]!));
+      await db.execute(sql`
+        INSERT INTO embedding_cache (model_id, input_hash, embedding)
+        SELECT ${provider.modelId}, h, ${storedDirection(sql.raw('v'))}
+        FROM unnest(${textArray(unique.map(([hash]) => hash))},
+                    ${textArray(vectors.map(directionText))}) AS u(h, v)
+        ON CONFLICT DO NOTHING`);
+    }
+    for (const i of pending) {
+      const vector = stored.get(hashes[i]!)!;
+      out[i] = vector;
+      remember(`${provider.modelId}:${hashes[i]}`, vector);
+    }
+  }
+  return { vectors: out as number[][], computed };
+}

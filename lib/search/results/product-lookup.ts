@@ -1,0 +1,63 @@
+import { and, asc, eq, notInArray } from 'drizzle-orm';
+import type { Caller } from '../../auth/keys';
+import type { GetProductQuery } from '../../contract/products';
+import type { SearchProduct } from '../../contract/search';
+import type { Db } from '../../db/client';
+import { products, stores } from '../../db/schema';
+import { ApiError } from '../../errors';
+import { closedStoreIds, requireVisibleStore } from '../../stores/access';
+import type { ProductKey } from '../../sql/product-keys';
+import { loadProducts, shippingFor, toResult } from './product-results';
+
+/**
+ * The row id of the product with this platform id in the stores the caller may use (or in the
+ * one store named). Shopify's product ids are unique across the platform, so several stores
+ * hold the same id only when they copy one catalogue (simulators, tests); the store registered
+ * first then answers, and store_id or store_domain picks another.
+ */
+async function findProductKey(
+  db: Db,
+  caller: Caller,
+  externalId: string,
+  query: GetProductQuery,
+): Promise<ProductKey | undefined> {
+  let inScope;
+  if (query.store_id !== undefined || query.store_domain !== undefined) {
+    const store = await requireVisibleStore(db, caller.developerId, {
+      storeId: query.store_id,
+      storeDomain: query.store_domain,
+    });
+    inScope = eq(products.storeId, store.id);
+  } else {
+    const closed = await closedStoreIds(db, caller.developerId);
+    inScope = closed.length > 0 ? notInArray(products.storeId, closed) : undefined;
+  }
+  const [row] = await db
+    .select({ storeId: products.storeId, productId: products.id })
+    .from(products)
+    .innerJoin(stores, eq(stores.id, products.storeId))
+    .where(and(eq(products.externalId, externalId), inScope))
+    .orderBy(asc(stores.createdAt), asc(stores.id))
+    .limit(1);
+  return row;
+}
+
+/** GET /products/{id}: one product as search shows it, links pre-filled for the profile given. */
+export async function getProduct(
+  db: Db,
+  caller: Caller,
+  externalId: string,
+  query: GetProductQuery,
+): Promise<SearchProduct> {
+  const key = await findProductKey(db, caller, externalId, query);
+  const row = key && (await loadProducts(db, [key])).get(key.productId);
+  if (!row) {
+    throw new ApiError(
+      'PRODUCT_NOT_FOUND',
+      `No product with id ${externalId}`,
+      404,
+      `Unknown product id ${externalId}`,
+    );
+  }
+  return toResult(row, await shippingFor(db, caller, query.profile_id));
+}

@@ -1,0 +1,102 @@
+import type { LexicalQuery } from '../query/query-terms';
+import { BM25_FULL, COVERAGE_SHARE } from '../rank/score';
+import type { TermPostings } from './term-postings-cache';
+
+export interface PickedCandidates {
+  storeIds: string[];
+  productIds: number[];
+}
+
+/** Code-unit order, which is the database's for `COLLATE "C"`. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * An all-stores search's lexical candidates from its terms' cached postings: the same products
+ * in the same order as retrieve.ts's lexicalCandidates computes in SQL, to the bit. Each product's
+ * sums take its postings in the query's term order, as the SQL aggregate receives them; the
+ * similarity repeats lexicalSimilaritySql's operations in its order; ties go by store id (code
+ * units, as `COLLATE "C"`) and product id. Product ids are unique across stores, so they key the
+ * sums alone.
+ */
+export function pickLexicalCandidates(
+  lex: LexicalQuery,
+  lists: readonly TermPostings[],
+  excludedStores: readonly string[],
+  limit: number,
+): PickedCandidates {
+  const excluded = new Set(excludedStores);
+  const open = lists.map((list) => list.stores.map((s) => !excluded.has(s)));
+  const weights = lex.terms.map((t) => t.weight);
+  // The postings the SQL read of each term returns: those that reach its floor when the list
+  // holds all of them (best), else every one it holds.
+  const read = lists.map((list) => list.best ?? list);
+  const room = read.reduce((n, list) => n + list.productIds.length, 0);
+  const product = new Float64Array(room);
+  const store: string[] = [];
+  const bm25 = new Float64Array(room);
+  const matched = new Float64Array(room);
+  let count = 0;
+  // Each list is in product id order: one merge of them meets each product's postings together,
+  // in the query's term order, with no table of the products met so far.
+  const next = lists.map(() => 0);
+  for (;;) {
+    let id = Infinity;
+    for (let t = 0; t < read.length; t++) {
+      const ids = read[t]!.productIds;
+      if (next[t]! < ids.length && ids[next[t]!]! < id) id = ids[next[t]!]!;
+    }
+    if (id === Infinity) break;
+    let sum = 0;
+    let weight = 0;
+    let from: string | undefined;
+    for (let t = 0; t < read.length; t++) {
+      const list = read[t]!;
+      const k = next[t]!;
+      if (list.productIds[k] !== id) continue;
+      next[t] = k + 1;
+      const s = list.storeOf[k]!;
+      if (!open[t]![s]) continue;
+      sum += weights[t]! * list.impacts[k]!;
+      weight += weights[t]!;
+      from = lists[t]!.stores[s]!;
+    }
+    if (from === undefined) continue;
+    product[count] = id;
+    bm25[count] = sum;
+    matched[count] = weight;
+    store.push(from);
+    count++;
+  }
+  const total = Math.max(lex.idfTotal, 1e-9);
+  const similarity = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    similarity[i] =
+      COVERAGE_SHARE * Math.min(1, matched[i]! / total) +
+      (1 - COVERAGE_SHARE) * Math.min(1, bm25[i]! / total / BM25_FULL);
+  }
+  const top = atLeastCut(similarity, limit).sort(
+    (a, b) =>
+      similarity[b]! - similarity[a]! ||
+      compareText(store[a]!, store[b]!) ||
+      product[a]! - product[b]!,
+  );
+  top.length = Math.min(top.length, limit);
+  return { storeIds: top.map((i) => store[i]!), productIds: top.map((i) => product[i]!) };
+}
+
+/**
+ * The indexes of every similarity at least the `limit`-th largest: the only ones the full order
+ * can put first, ties included. A common term names thousands of products; sorting them all with
+ * the order's comparator took as long as summing their postings, and a typed array's numeric
+ * sort finds the cut in a fraction of that.
+ */
+function atLeastCut(similarity: Float64Array, limit: number): number[] {
+  if (limit <= 0) return [];
+  const cut =
+    similarity.length > limit ? similarity.slice().sort()[similarity.length - limit]! : -Infinity;
+  const kept: number[] = [];
+  for (let i = 0; i < similarity.length; i++) if (similarity[i]! >= cut) kept.push(i);
+  return kept;
+}

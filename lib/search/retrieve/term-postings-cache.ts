@@ -1,0 +1,205 @@
+import { randomInt } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import { env } from '../../config/env';
+import type { Db } from '../../db/client';
+import { queryRows } from '../../db/client';
+import type { QueryTerm } from '../query/query-terms';
+import { aboveFloor, atOrAboveFloor } from '../index/term-floors';
+
+/**
+ * The postings an all-stores search reads for one term (all of them, or its best ones, from its
+ * floor up, when it has one and too many), across every store, in product id order: the distinct
+ * stores once, each posting as an index into them. Numbers are 4-byte floats, as the database
+ * stores them, so that sums and scores match its own to the bit.
+ */
+export interface TermPostings extends PickedPostings {
+  /** Every posting of the term, so a product missing here does not hold it. */
+  complete: boolean;
+  /**
+   * For a term with a floor held whole (complete), the postings that reach the floor, in the
+   * same order and form: the ones the lexical pick reads. Absent when it reads them all.
+   */
+  best?: PickedPostings;
+  stores: string[];
+  tf: Float32Array;
+  docLen: Float32Array;
+}
+
+/** What the lexical pick reads of a posting: its store (an index into stores), product, impact. */
+export interface PickedPostings {
+  storeOf: Uint32Array;
+  productIds: Float64Array;
+  impacts: Float32Array;
+}
+
+/** Where the product's posting is in the list, or -1 (binary search on the product ids). */
+export function postingIndex(list: TermPostings, productId: number): number {
+  let lo = 0;
+  let hi = list.productIds.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const id = list.productIds[mid]!;
+    if (id === productId) return mid;
+    if (id < productId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * A version for the terms an indexing batch writes: random, so that a term deleted and created
+ * again never comes back under a version a cache still holds.
+ */
+export function newTermVersion(): number {
+  return randomInt(1, 2 ** 48);
+}
+
+/**
+ * How long an entry is trusted although its version still matches. On one server a version
+ * committed with its postings keys them exactly; on Citus a search can read a term's new version
+ * from the coordinator while a worker is still committing its postings, and the entry loaded
+ * then would hold the postings of before.
+ */
+const ENTRY_TTL_MS = 60_000;
+
+/**
+ * A term with a floor held by at most this many products is cached whole, its postings below the
+ * floor included: the scoring of the candidates then finds all of theirs here, and the search's
+ * statement reads none. Held as its best postings only, the statement read the candidates'
+ * postings of the term, one primary key probe per candidate: about a third of the statement's
+ * time on PostgreSQL and PGlite (docs/search.md, Product search). At 24 bytes a posting and 16
+ * more for each of the best, an entry is at most about 0.6 MB with its stores; a more common term
+ * (at 10M products, some hold millions) keeps only its best.
+ */
+export const WHOLE_TERM_MAX = 20_000;
+
+/** Whether the cache holds every posting of the term, or only those reaching its floor. */
+const heldWhole = (term: QueryTerm) =>
+  term.floor === undefined || (term.df !== undefined && term.df <= WHOLE_TERM_MAX);
+
+function approximateBytes(entry: TermPostings): number {
+  return (
+    256 +
+    24 * entry.productIds.length +
+    16 * (entry.best?.productIds.length ?? 0) +
+    entry.stores.reduce((n, s) => n + 48 + 2 * s.length, 0)
+  );
+}
+
+let cache: { mb: number; entries: LRUCache<string, TermPostings> | null } | undefined;
+
+/** The cache at the configured bound (POSTINGS_CACHE_MB; 0: none), made anew if that changed. */
+function termCache(): LRUCache<string, TermPostings> | null {
+  const mb = env().POSTINGS_CACHE_MB;
+  if (cache?.mb !== mb) {
+    const entries =
+      mb > 0
+        ? new LRUCache<string, TermPostings>({
+            maxSize: mb * 1048576,
+            sizeCalculation: approximateBytes,
+            ttl: ENTRY_TTL_MS,
+          })
+        : null;
+    cache = { mb, entries };
+  }
+  return cache.entries;
+}
+
+/** Empties the cache (tests). */
+export function clearTermPostingsCache(): void {
+  cache = undefined;
+}
+
+/**
+ * A term's entry is valid for the version and floor the search read with the query's statistics,
+ * held whole (its best postings then depend on the floor) or from the floor up.
+ */
+function keyOf(term: QueryTerm): string {
+  return `${term.term}\u0000${term.version}\u0000${term.floor ?? ''}\u0000${heldWhole(term)}`;
+}
+
+/** One term's postings: all of them, or those reaching its floor (retrieve.ts termRead). */
+function termRead(term: QueryTerm, i: number) {
+  const floor = heldWhole(term) ? undefined : term.floor;
+  return sql`SELECT ${i}::int AS i, sp.store_id, sp.product_id, sp.impact, sp.tf, sp.doc_len
+    FROM search_postings sp WHERE sp.term = ${term.term} AND ${aboveFloor(floor, 'sp')}`;
+}
+
+/** The postings that reach the floor, as the database's read (aboveFloor) finds them. */
+function reaching(entry: TermPostings, floor: number): PickedPostings {
+  const kept: number[] = [];
+  for (let k = 0; k < entry.impacts.length; k++) {
+    if (atOrAboveFloor(entry.impacts[k]!, floor)) kept.push(k);
+  }
+  return {
+    storeOf: Uint32Array.from(kept, (k) => entry.storeOf[k]!),
+    productIds: Float64Array.from(kept, (k) => entry.productIds[k]!),
+    impacts: Float32Array.from(kept, (k) => entry.impacts[k]!),
+  };
+}
+
+/** A posting as the load packs it: store id, product id, impact, tf, document length. */
+type PackedPosting = [string, number | string, number, number, number];
+
+function toPostings(packed: PackedPosting[], term: QueryTerm): TermPostings {
+  const complete = heldWhole(term);
+  const stores: string[] = [];
+  const storeIndex = new Map<string, number>();
+  const entry: TermPostings = {
+    complete,
+    stores,
+    storeOf: new Uint32Array(packed.length),
+    productIds: new Float64Array(packed.length),
+    impacts: new Float32Array(packed.length),
+    tf: new Float32Array(packed.length),
+    docLen: new Float32Array(packed.length),
+  };
+  packed.forEach(([store, product, impact, tf, docLen], k) => {
+    let s = storeIndex.get(store);
+    if (s === undefined) {
+      s = stores.push(store) - 1;
+      storeIndex.set(store, s);
+    }
+    entry.storeOf[k] = s;
+    entry.productIds[k] = Number(product);
+    entry.impacts[k] = impact;
+    entry.tf[k] = tf;
+    entry.docLen[k] = docLen;
+  });
+  if (complete && term.floor !== undefined) entry.best = reaching(entry, term.floor);
+  return entry;
+}
+
+/**
+ * The postings each term of an all-stores search reads, in the order of `terms`: from the
+ * cache, and the missing ones in one statement. Undefined when the cache is off (POSTINGS_CACHE_MB
+ * 0) or a term carries no version, so that the search reads them in SQL instead.
+ */
+export async function termPostings(
+  db: Db,
+  terms: readonly QueryTerm[],
+): Promise<TermPostings[] | undefined> {
+  const held = termCache();
+  if (!held || terms.some((t) => t.version === undefined)) return undefined;
+  const found = terms.map((t) => held.get(keyOf(t)));
+  const missing = terms.flatMap((t, i) => (found[i] ? [] : [i]));
+  if (missing.length > 0) {
+    const reads = missing.map((i) => termRead(terms[i]!, i));
+    const rows = await queryRows<{ i: number; postings: string }>(
+      db,
+      sql`SELECT r.i, json_agg(json_build_array(r.store_id, r.product_id, r.impact, r.tf, r.doc_len)
+                               ORDER BY r.product_id)::text AS postings
+          FROM (${sql.join(reads, sql` UNION ALL `)}) r GROUP BY r.i`,
+    );
+    const packed = new Map(
+      rows.map((r) => [Number(r.i), JSON.parse(r.postings) as PackedPosting[]]),
+    );
+    for (const i of missing) {
+      const entry = toPostings(packed.get(i) ?? [], terms[i]!);
+      held.set(keyOf(terms[i]!), entry);
+      found[i] = entry;
+    }
+  }
+  return found as TermPostings[];
+}
