@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { ImageQueueStatus } from '../contract/admin-stores';
 import { env } from '../config/env';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { logger } from '../log/logger';
-import { ofProducts, type ProductKey } from '../sql/product-keys';
-import { bigintArray, textArray } from '../sql/arrays';
+import { ofProducts, type ProductKey } from '../search/product-keys';
+import { bigintArray } from '../search/sql-arrays';
 import { imageEmbedder } from './embedder';
 import { indexProductImages } from './indexer';
 
@@ -183,37 +182,4 @@ export function startImageQueue(db: Db): ImageQueue {
   running.add(queue);
   const finished = loop();
   return queue;
-}
-
-/** Each store's image queue, for the operator API's store status. */
-export async function imageQueueStatus(
-  db: Db,
-  storeIds: string[],
-): Promise<Map<string, ImageQueueStatus>> {
-  if (storeIds.length === 0) return new Map();
-  const rows = await queryRows<{
-    store_id: string;
-    pending: number;
-    retrying: number;
-    hosts: string[] | null;
-  }>(
-    db,
-    sql`SELECT store_id, count(*)::int AS pending,
-               count(*) FILTER (WHERE image_attempts > 0)::int AS retrying,
-               array_agg(DISTINCT image_unreachable_host)
-                 FILTER (WHERE image_unreachable_host IS NOT NULL) AS hosts
-        FROM products
-        WHERE store_id = ANY(${textArray(storeIds)}) AND image_due_at IS NOT NULL
-        GROUP BY store_id`,
-  );
-  return new Map(
-    rows.map((r) => [
-      r.store_id,
-      {
-        pending: Number(r.pending),
-        retrying: Number(r.retrying),
-        unreachable_hosts: [...(r.hosts ?? [])].sort(),
-      },
-    ]),
-  );
 }

@@ -1,5 +1,5 @@
 import { HTTPError } from 'ky';
-import { storeHost } from '../stores/domain';
+import { storeHost } from './store-host';
 import type { ShippingRecord } from '../contract/shipping';
 import { platformSettings } from './settings';
 import { listFulfillments, shipOrder } from './shopify-fulfillments';

@@ -5,8 +5,7 @@ import { newId } from '../db/ids';
 import { analyzeStorePolicies, analyzeStoresWhenStale } from '../db/statistics';
 import { developers, products, storeAllowedDevelopers, stores } from '../db/schema';
 import { ApiError } from '../errors';
-import { imageQueueStatus } from '../images/queue';
-import { storeHost } from './domain';
+import { storeHost } from '../platforms/store-host';
 import { findStoreByDomain, findStoreById, type StoreRow } from './access';
 
 /** A store domain as stored (see storeHost); anything that is not a host name is refused. */
@@ -56,6 +55,28 @@ function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
 }
 
+/**
+ * Each store's products, and of those the ones whose image waits in the background queue
+ * (lib/images/queue.ts: image_due_at set), retried after a failed fetch, or stuck on an
+ * unreachable host: one pass over the store's products.
+ */
+async function productCounts(db: Db, ids: string[]) {
+  const queued = sql`${products.imageDueAt} IS NOT NULL`;
+  const rows = await db
+    .select({
+      storeId: products.storeId,
+      n: count(),
+      pending: sql<number>`count(*) FILTER (WHERE ${queued})::int`,
+      retrying: sql<number>`count(*) FILTER (WHERE ${queued} AND ${products.imageAttempts} > 0)::int`,
+      hosts: sql<string[] | null>`array_agg(DISTINCT ${products.imageUnreachableHost})
+        FILTER (WHERE ${queued} AND ${products.imageUnreachableHost} IS NOT NULL)`,
+    })
+    .from(products)
+    .where(inArray(products.storeId, ids))
+    .groupBy(products.storeId);
+  return new Map(rows.map((r) => [r.storeId, r]));
+}
+
 async function summarizeStores(db: Db, rows: StoreRow[]): Promise<StoreSummary[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
@@ -65,39 +86,38 @@ async function summarizeStores(db: Db, rows: StoreRow[]): Promise<StoreSummary[]
       .from(storeAllowedDevelopers)
       .where(inArray(storeAllowedDevelopers.storeId, ids))
       .orderBy(storeAllowedDevelopers.developerId),
-    db
-      .select({ storeId: products.storeId, n: count() })
-      .from(products)
-      .where(inArray(products.storeId, ids))
-      .groupBy(products.storeId),
+    productCounts(db, ids),
   ]);
-  // Not a third query in flight beside those: on PGlite's wire server it was answered with
-  // another statement's rows now and then.
-  const images = await imageQueueStatus(db, ids);
-  const countOf = new Map(counts.map((c) => [c.storeId, Number(c.n)]));
-  return rows.map((r) => ({
-    id: r.id,
-    domain: r.domain,
-    name: r.name,
-    platform: r.platform,
-    base_url: r.baseUrl,
-    access_policy: r.accessPolicy,
-    allowed_developer_ids: allowed.filter((a) => a.storeId === r.id).map((a) => a.developerId),
-    verified: r.verified,
-    verification_reason: r.verificationReason,
-    verified_at: iso(r.verifiedAt),
-    has_admin_token: Boolean(r.adminTokenEncrypted),
-    product_count: countOf.get(r.id) ?? 0,
-    sync: {
-      state: r.syncState,
-      started_at: iso(r.syncStartedAt),
-      finished_at: iso(r.syncFinishedAt),
-      progress: (r.syncProgress as SyncProgress | null) ?? null,
-      last_error: r.syncLastError,
-    },
-    images: images.get(r.id) ?? { pending: 0, retrying: 0, unreachable_hosts: [] },
-    created_at: r.createdAt.toISOString(),
-  }));
+  return rows.map((r) => {
+    const c = counts.get(r.id);
+    return {
+      id: r.id,
+      domain: r.domain,
+      name: r.name,
+      platform: r.platform,
+      base_url: r.baseUrl,
+      access_policy: r.accessPolicy,
+      allowed_developer_ids: allowed.filter((a) => a.storeId === r.id).map((a) => a.developerId),
+      verified: r.verified,
+      verification_reason: r.verificationReason,
+      verified_at: iso(r.verifiedAt),
+      has_admin_token: Boolean(r.adminTokenEncrypted),
+      product_count: Number(c?.n ?? 0),
+      sync: {
+        state: r.syncState,
+        started_at: iso(r.syncStartedAt),
+        finished_at: iso(r.syncFinishedAt),
+        progress: (r.syncProgress as SyncProgress | null) ?? null,
+        last_error: r.syncLastError,
+      },
+      images: {
+        pending: Number(c?.pending ?? 0),
+        retrying: Number(c?.retrying ?? 0),
+        unreachable_hosts: [...(c?.hosts ?? [])].sort(),
+      },
+      created_at: r.createdAt.toISOString(),
+    };
+  });
 }
 
 export async function requireStore(db: Db, storeId: string): Promise<StoreRow> {

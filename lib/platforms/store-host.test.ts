@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storeHost } from './domain';
+import { storeHost } from './store-host';
 
 describe('storeHost', () => {
   it('keeps the lower-case host name of a pasted URL', () => {
