@@ -3,8 +3,8 @@ import { env } from '../config/env';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { logger } from '../log/logger';
-import { ofProducts, type ProductKey } from '../search/product-keys';
-import { bigintArray } from '../search/sql-arrays';
+import { ofProducts, type ProductKey } from '../sql/product-keys';
+import { bigintArray } from '../sql/arrays';
 import { imageEmbedder } from './embedder';
 import { indexProductImages } from './indexer';
 
