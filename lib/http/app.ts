@@ -10,7 +10,7 @@ import { metrics } from '../metrics/registry';
 import { lifecycle } from '../server/lifecycle';
 import type { ApiEnv } from './env';
 import { failureResponse } from './failure';
-import { mcpRoutes } from '../mcp/http';
+import { mcpRoutes } from './routes/mcp';
 import { openApiDocument, type Api } from './openapi';
 import type { DeclaredOperation } from './operation';
 import { withAnswerHeaders } from './answer-headers';

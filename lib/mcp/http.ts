@@ -1,74 +1,42 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createApiClient } from '../api-client';
-import { BodyError, isJsonType, readJsonValue } from '../http/body';
-import type { Api } from '../http/openapi';
 import { createShoppingMcpServer } from './server';
 
-/**
- * `/api/mcp`: the MCP server over Streamable HTTP. Stateless, like the rest of the app: each
- * request gets its own server and transport, so any replica can answer any request. The tools
- * call this same app in process with the caller's own `authorization` header, so a tool call is
- * exactly the HTTP request an API client would send.
- */
-export function mcpRoutes({ app, registry }: Api): void {
-  registry.registerPath({
-    method: 'post',
-    path: '/mcp',
-    operationId: 'mcp',
-    summary: 'Model Context Protocol endpoint (Streamable HTTP) for shopping agents (extension)',
-    description:
-      'JSON-RPC messages of the Model Context Protocol, answered as JSON. The tools (search_products, get_product, ' +
-      'create_profile, get_profile, set_style, set_shipping_address, checkout_link, buy, get_order, list_orders, and ' +
-      "UCP's create_checkout, get_checkout, update_checkout, complete_checkout, cancel_checkout) call this API with the " +
-      'API key sent here in `authorization`; failures are tool errors that start with the API code (JSON-RPC errors ' +
-      "with UCP's errors[] for the UCP tools).",
-    tags: ['MCP'],
-    security: [{ ApiKey: [] }],
-    responses: { 200: { description: 'A JSON-RPC response' } },
-  });
+export interface McpHttpRequest {
+  request: Request;
+  /** The JSON body, read by the route under the API's JSON limits; undefined for another type. */
+  parsedBody: unknown;
+  requestId: string;
+  /** The API app itself: the tools call it in process. */
+  callApi: (request: Request) => Response | Promise<Response>;
+}
 
-  app.post('/mcp', async (c) => {
-    const outer = c.req.raw;
-    // Read here, as every other body is, so that its shape is checked against the JSON limits
-    // before the SDK's schemas walk it; a body of another type is the transport's to refuse.
-    let parsedBody: unknown;
-    if (isJsonType(c.req.header('content-type'))) {
-      try {
-        parsedBody = await readJsonValue(c.req, { incoming: c.env?.incoming });
-      } catch (err) {
-        if (!(err instanceof BodyError)) throw err;
-        return c.json(
-          {
-            jsonrpc: '2.0',
-            error: { code: -32700, message: `Parse error: ${err.message}` },
-            id: null,
-          },
-          400,
-          err.unread ? { connection: 'close' } : {},
-        );
-      }
-    }
-    const requestId = c.var.requestId;
-    const api = createApiClient({
-      baseUrl: new URL('/api', outer.url).toString(),
-      apiKey: outer.headers.get('authorization') ?? '',
-      fetch: async (input, init) => {
-        const inner = new Request(input, init);
-        inner.headers.set('x-request-id', requestId);
-        return app.fetch(inner);
-      },
-    });
-    const server = createShoppingMcpServer(api);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(outer, { parsedBody });
-    } finally {
-      await server.close();
-    }
+/**
+ * One MCP request over Streamable HTTP, answered by a server and transport of its own. The tools
+ * call the API in process with the caller's own `authorization` header, so a tool call is exactly
+ * the HTTP request an API client would send. The route is lib/http/routes/mcp.ts.
+ */
+export async function answerMcpRequest({
+  request,
+  parsedBody,
+  requestId,
+  callApi,
+}: McpHttpRequest): Promise<Response> {
+  const api = createApiClient({
+    baseUrl: new URL('/api', request.url).toString(),
+    apiKey: request.headers.get('authorization') ?? '',
+    fetch: async (input, init) => {
+      const inner = new Request(input, init);
+      inner.headers.set('x-request-id', requestId);
+      return callApi(inner);
+    },
   });
-  // Stateless: no session to resume or end, and nothing to push outside a request's answer, so
-  // GET and DELETE get the app's 405 with `Allow: POST`, as the transport's specification asks.
+  const server = createShoppingMcpServer(api);
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { parsedBody });
+  } finally {
+    await server.close();
+  }
 }
