@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { isPublicAddress } from '../images/address-policy';
+import { isPublicAddress } from './address-policy';
 
 /**
  * Where an outgoing request to a URL someone else gave us (an image, an agent's profile, its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../address-policy';
+import { isPublicAddress } from './address-policy';
 
 describe('isPublicAddress', () => {
   it.each([
