@@ -51,6 +51,7 @@ export const CODE_STATUS = {
   INTERNAL_ERROR: 500,
   STORE_PLATFORM_ERROR: 502,
   ADMIN_DISABLED: 503,
+  STARTING: 503,
 } as const;
 
 /** Failure codes an operation reports for any cause: invalid input (400), unknown id (404), server (500). */

@@ -6,6 +6,7 @@ import { authenticators, type AuthKind, type Principal } from './authentication'
 import type { ApiEnv } from './env';
 import { failureSchema, type DocumentedFailure, type FailureShape } from './failure';
 import { readInput, type InputSchemas } from './input';
+import { refuseWhileStarting } from './starting';
 import type { Api } from './openapi';
 
 type Schema = z.ZodType;
@@ -96,6 +97,12 @@ function documentedFailures(spec: AnySpec): DocumentedFailure[] {
       description: 'Server error',
     });
   }
+  all.push({
+    status: 503,
+    codes: [spec.failureCode ?? 'STARTING'],
+    description:
+      'The server is starting (its database opening or migrating): retry after Retry-After seconds',
+  });
   return all.sort((a, b) => a.status - b.status);
 }
 
@@ -186,6 +193,7 @@ function register<
   // Named first, so that a failure in any later step is worded the operation's way.
   const name: MiddlewareHandler<ApiEnv> = async (c, next) => {
     c.set('failure', spec);
+    refuseWhileStarting();
     await next();
   };
   const serve: MiddlewareHandler<ApiEnv> = async (c) => {

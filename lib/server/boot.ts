@@ -2,7 +2,7 @@ import { count } from 'drizzle-orm';
 import { createDeveloper, createKey } from '../auth/keys';
 import { prepareOperatorToken } from '../auth/operator';
 import { dataDir, env } from '../config/env';
-import { getDatabase } from '../db/client';
+import { getDatabase, type Database } from '../db/client';
 import { developers } from '../db/schema';
 import { keepTextModelLoaded, textEmbedder } from '../embeddings';
 import { seedDemoData } from '../demo/seed';
@@ -41,6 +41,47 @@ addBootStep(async () => {
   );
 });
 
+/** Errors that say the database server is not there yet, rather than that something is wrong. */
+const NOT_YET = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  '57P03',
+]);
+
+/** The code that says so (ECONNREFUSED, ...), or undefined for any other failure. */
+function notReachableYet(err: unknown): string | undefined {
+  // Drizzle wraps the driver's error in `cause`; a host with several addresses fails with all.
+  const seen: unknown[] = [];
+  for (let e = err; e && seen.length < 5; e = (e as { cause?: unknown }).cause) {
+    seen.push(e, ...(e instanceof AggregateError ? (e.errors as unknown[]) : []));
+  }
+  return seen
+    .map((e) => (e as { code?: unknown }).code)
+    .find((code): code is string => typeof code === 'string' && NOT_YET.has(code));
+}
+
+/**
+ * The database, waiting for a server that is not up yet (started beside this process by an
+ * orchestrator, or restarting): readiness stays 503 meanwhile and each try is logged. Any other
+ * failure (a migration that fails, a wrong password) ends the start.
+ */
+async function openWhenReachable(): Promise<Database> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await getDatabase({ shareOverSocket: true });
+    } catch (err) {
+      const reason = notReachableYet(err);
+      if (!reason) throw err;
+      const waitMs = Math.min(500 * attempt, 5_000);
+      logger().warn({ reason, retry_in_ms: waitMs }, 'database not reachable yet; waiting for it');
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+}
+
 /**
  * Loads the text model (kept loaded: keepTextModelLoaded), opens and migrates the database, runs
  * registered steps (demo data), starts the background order reconciler and image queue, and on a
@@ -55,7 +96,7 @@ export async function boot(): Promise<void> {
   whileStarting('text model', keepTextModelLoaded()).catch((err: unknown) =>
     logger().warn({ err }, 'the text model did not load at start'),
   );
-  const database = await getDatabase({ shareOverSocket: true });
+  const database = await openWhenReachable();
   logger().info({ database: database.location, kind: database.kind }, 'database ready');
   const keyNotice = prepareStoreTokenKey();
   if (keyNotice.length > 0) process.stdout.write(['', ...keyNotice, ''].join('\n'));

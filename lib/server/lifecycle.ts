@@ -12,6 +12,8 @@ import { logger } from '../log/logger';
  */
 
 const starting = new Map<string, Promise<unknown>>();
+/** Start work that requests cannot do without (the database, its migrations): they wait on 503. */
+const holding = new Set<string>();
 const failed = new Map<string, string>();
 const stoppers: Array<{ what: string; stop: () => Promise<void> }> = [];
 let draining = false;
@@ -19,21 +21,40 @@ let draining = false;
 /** The stoppers get this long together; what has not let go by then is left to its leases. */
 const STOP_WAIT_MS = 1_500;
 
-/** Readiness waits for `work` under the name `what`; a failure keeps the process unready. */
-export function whileStarting<T>(what: string, work: Promise<T>): Promise<T> {
+/**
+ * Readiness waits for `work` under the name `what`; a failure keeps the process unready. With
+ * `holdRequests`, API requests answer 503 (with Retry-After) until it is done: the server listens
+ * before its database is open and migrated, so that a probe meanwhile gets an answer rather than
+ * a refused connection.
+ */
+export function whileStarting<T>(
+  what: string,
+  work: Promise<T>,
+  opts: { holdRequests?: boolean } = {},
+): Promise<T> {
+  const settle = () => {
+    starting.delete(what);
+    holding.delete(what);
+  };
   const tracked = work.then(
     (value) => {
-      starting.delete(what);
+      settle();
       return value;
     },
     (err: unknown) => {
-      starting.delete(what);
+      settle();
       failed.set(what, err instanceof Error ? err.message : String(err));
       throw err;
     },
   );
   starting.set(what, tracked);
+  if (opts.holdRequests) holding.add(what);
   return tracked;
+}
+
+/** The start work that API requests wait for, if any: they answer 503 meanwhile. */
+export function requestsHeldFor(): string | undefined {
+  return holding.values().next().value;
 }
 
 /** Runs `stop` when the server stops, before the database closes. */

@@ -1,5 +1,9 @@
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +46,23 @@ describe('readiness in process', () => {
     expect(await ready()).toMatchObject({ status: 200, body: { phase: 'ready' } });
   });
 
+  it('answers API requests 503 STARTING, with Retry-After, while its database is being opened', async () => {
+    let finish: () => void = () => undefined;
+    const opening = whileStarting('database', new Promise<void>((resolve) => (finish = resolve)), {
+      holdRequests: true,
+    });
+    const { key } = await t.newDeveloper();
+    // The answer is checked against the operation's OpenAPI entry, which documents the 503.
+    const held = await t.call('POST', '/profiles/create', { key });
+    expect([held.status, held.body.code]).toEqual([503, 'STARTING']);
+    expect(held.headers.get('retry-after')).toBe('2');
+    expect(await ready()).toMatchObject({ status: 503, body: { waiting: ['database'] } });
+    expect((await fetch(`${t.baseUrl}/health`)).status).toBe(200);
+    finish();
+    await opening;
+    expect((await t.call('POST', '/profiles/create', { key })).status).toBe(201);
+  });
+
   it('is not ready while its database does not answer, nor is it healthy', async () => {
     // The engine itself stops; the app still holds it, as it would a server that went away.
     await t.database.close();
@@ -71,7 +92,11 @@ interface Started {
 const REPO = new URL('../../../', import.meta.url).pathname;
 
 /** The server of lib/testing/fixtures/api-server.ts on `dataDir`, once it listens. */
-async function startServer(dataDir: string, drainSeconds: number): Promise<Started> {
+async function startServer(
+  dataDir: string,
+  drainSeconds: number,
+  databaseUrl?: string,
+): Promise<Started> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -83,6 +108,7 @@ async function startServer(dataDir: string, drainSeconds: number): Promise<Start
     EMBEDDING_WORKERS: '1',
   };
   for (const name of ['DATABASE_URL', 'OPERATOR_TOKEN', 'TEST_DATABASE_URL']) delete env[name];
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const child = spawn(process.execPath, ['--import', 'tsx', 'lib/testing/fixtures/api-server.ts'], {
     cwd: REPO,
     env,
@@ -170,4 +196,57 @@ describe('drain and stop of a server process', () => {
     expect(await probe(server.origin, '/health')).toBe('refused');
     expect(server.output()).toMatch(/"msg":"stopped"/);
   }, 300_000);
+
+  it('listens before its database is up: 503 until it is reachable and migrated, then ready', async () => {
+    const port = await freePort();
+    const server = await startServer(
+      dataDir,
+      0,
+      `postgres://postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+    );
+    let database: { socket: PGLiteSocketServer; db: PGlite } | undefined;
+    try {
+      await waitFor(() => /database not reachable yet/.test(server.output()), {
+        timeoutMs: 60_000,
+        what: 'a failed connection to be logged',
+      });
+      const ready = await fetch(`${server.origin}/api/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({
+        phase: 'starting',
+        waiting: expect.arrayContaining(['database and start-up steps']),
+      });
+      const held = await fetch(`${server.origin}/api/profiles/create`, { method: 'POST' });
+      expect([held.status, held.headers.get('retry-after')]).toEqual([503, '2']);
+      expect(await held.json()).toMatchObject({ code: 'STARTING' });
+
+      const db = await PGlite.create({ extensions: { vector } });
+      const socket = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 16 });
+      await socket.start();
+      database = { socket, db };
+      await waitFor(async () => (await probe(server.origin, '/ready')) === 200, {
+        timeoutMs: 120_000,
+        what: 'readiness once the database is up',
+      });
+      expect(server.output()).toMatch(/booted/);
+      const created = await fetch(`${server.origin}/api/profiles/create`, { method: 'POST' });
+      // Served now: refused for want of a key, not held.
+      expect(created.status).toBe(401);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+      await database?.socket.stop();
+      await database?.db.close();
+    }
+  }, 300_000);
 });
+
+/** A loopback port nothing listens on (a moment ago). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

@@ -5,6 +5,7 @@ import { getDatabase, type Db } from '../../db/client';
 import { BodyError, hasNoBody, readJsonBody } from '../../http/body';
 import type { ApiEnv } from '../../http/env';
 import { nulIssues } from '../../http/input';
+import { startingHold } from '../../http/starting';
 import type { Api } from '../../http/openapi';
 import { findStoreById, type StoreRow } from '../../stores/access';
 import { checkVersion, parseUcpAgent, type UcpAgent } from '../agent-header';
@@ -154,6 +155,9 @@ async function sellableStore(db: Db, storeId: string): Promise<StoreRow> {
   return store;
 }
 
+const STARTING =
+  'The server is starting (its database opening or migrating): retry after Retry-After seconds';
+
 export function ucpRoute<P extends z.ZodObject, B extends z.ZodType | undefined>(
   api: Api,
   spec: UcpRouteSpec<P, B>,
@@ -190,6 +194,7 @@ export function ucpRoute<P extends z.ZodObject, B extends z.ZodType | undefined>
           400: 'Invalid request, or a UCP-Agent version newer than 2026-01-11',
           500: 'Server error',
           ...spec.failures,
+          503: [spec.failures[503], STARTING].filter(Boolean).join('; '),
         }).map(([status, description]) => [
           status,
           { description, content: { 'application/json': { schema: ucpFailure } } },
@@ -199,6 +204,8 @@ export function ucpRoute<P extends z.ZodObject, B extends z.ZodType | undefined>
   });
   api.app.on(spec.method.toUpperCase(), `${path.replace(/\{(\w+)\}/g, ':$1')}`, async (c) => {
     try {
+      const hold = startingHold();
+      if (hold) throw new UcpError(503, 'STARTING', hold.message, 'recoverable', hold.headers);
       const agent = parseUcpAgent(c.req.header('ucp-agent'));
       checkVersion(agent);
       const params = validate(spec.params, c.req.param(), 'path') as z.output<P>;
