@@ -4,10 +4,11 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { STATUS_CODES } from 'node:http';
 import { productPage, type ShopifyProductInput } from './catalogue';
 import { parseFaults, type Fault, type FaultQueue } from './faults';
-import { listAdminProducts } from './admin-products';
+import { adminPage } from './admin-page';
 import { listOrders } from './orders';
 import { renderCartPage } from './cart-page';
 import { readShopImage } from './images';
+import { onlyFields, requestedFields } from './admin-query';
 import type { SimShop } from './shop';
 
 export interface RequestRecord {
@@ -208,14 +209,48 @@ function registerShopRoutes(app: Hono<Env>, sim: SimRuntime): void {
     return c.json({ fulfillment: result.fulfillment }, 201);
   });
 
-  app.get(`${ADMIN}/products.json`, (c) => {
+  /** A paged Admin list: its page under `key`, the next and previous pages in `Link`. */
+  const pagedList = (
+    c: Context<Env>,
+    resource: string,
+    key: string,
+    records: Record<string, unknown>[],
+  ) => {
     const url = new URL(c.req.url);
-    const page = listAdminProducts(c.var.shop.adminProducts(), url.searchParams);
+    const page = adminPage(records, url.searchParams);
     if ('errors' in page) return c.json({ errors: page.errors }, 400);
-    const link = pageLinks(c, 'products.json', url.searchParams, page);
+    const link = pageLinks(c, resource, url.searchParams, page);
     if (link) c.header('Link', link);
-    return c.json({ products: page.products });
+    return c.json({ [key]: page.records });
+  };
+
+  app.get(`${ADMIN}/products.json`, (c) =>
+    pagedList(c, 'products.json', 'products', c.var.shop.adminProducts()),
+  );
+
+  // Shopify does not page shipping zones.
+  app.get(`${ADMIN}/shipping_zones.json`, (c) =>
+    c.json({
+      shipping_zones: c.var.shop.adminRules.shippingZones.map((zone) =>
+        onlyFields(zone, requestedFields(new URL(c.req.url).searchParams)),
+      ),
+    }),
+  );
+
+  app.get(`${ADMIN}/price_rules.json`, (c) =>
+    pagedList(c, 'price_rules.json', 'price_rules', c.var.shop.adminRules.priceRules),
+  );
+
+  app.get(`${ADMIN}/price_rules/:id/discount_codes.json`, (c) => {
+    const id = c.req.param('id');
+    const codes = c.var.shop.adminRules.discountCodes.get(id);
+    if (!codes) return c.json(NOT_FOUND, 404);
+    return pagedList(c, `price_rules/${id}/discount_codes.json`, 'discount_codes', codes);
   });
+
+  app.get(`${ADMIN}/customers.json`, (c) =>
+    pagedList(c, 'customers.json', 'customers', c.var.shop.adminRules.customers),
+  );
 }
 
 /** Control routes for out-of-process users (`npm run store-sim`, browser tests). */

@@ -2,7 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readCatalogueFile } from './catalogue';
 import { startStoreSim } from './server';
 import { DEFAULT_ACCESS_TOKEN, type ShopOptions } from './shop';
-import { readUcpShopProducts } from './ucp-data';
+import { readUcpShopProducts, readUcpShopRules } from './ucp-data';
 
 /**
  * `npm run store-sim`: Shopify-compatible shops on 127.0.0.1 for local development and demos.
@@ -54,14 +54,18 @@ function products(flags: Flags, count: number, i: number) {
 
 function shopOptions(flags: Flags): ShopOptions[] {
   const count = flags.domain.length;
-  return flags.domain.map((domain, i) => ({
-    domain,
-    products: products(flags, count, i),
-    accessToken: perShop('token', flags.token, count, i),
-    name: perShop('name', flags.name, count, i),
-    currency: perShop('currency', flags.currency, count, i),
-    imagesDir: perShop('images', flags.images, count, i),
-  }));
+  return flags.domain.map((domain, i) => {
+    const ucpData = perShop('ucp-data', flags.ucpData, count, i);
+    return {
+      domain,
+      products: products(flags, count, i),
+      rules: ucpData ? readUcpShopRules(ucpData) : undefined,
+      accessToken: perShop('token', flags.token, count, i),
+      name: perShop('name', flags.name, count, i),
+      currency: perShop('currency', flags.currency, count, i),
+      imagesDir: perShop('images', flags.images, count, i),
+    };
+  });
 }
 
 const program = new Command('store-sim')
@@ -82,7 +86,7 @@ const program = new Command('store-sim')
   .addOption(
     new Option(
       '--ucp-data <dir>',
-      'a UCP test-data directory (products.csv, inventory.csv) instead of a catalogue',
+      'a UCP test-data directory (products.csv, inventory.csv, and the checkout rules its other CSV files hold) instead of a catalogue',
     ).argParser(collect),
   )
   .option('--token <token>', `Admin API access token (default ${DEFAULT_ACCESS_TOKEN})`, collect)

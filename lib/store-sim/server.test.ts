@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminExport } from '../testing/fixtures/admin-export';
 import { readCatalogueFile } from './catalogue';
 import { startStoreSim, type StoreSim } from './server';
-import { readUcpShopProducts } from './ucp-data';
+import { readUcpShopProducts, readUcpShopRules } from './ucp-data';
 
 const TOKEN = 'shpat_test_token';
 const ADMIN = '/admin/api/2024-10';
@@ -141,6 +141,7 @@ beforeAll(async () => {
         domain: 'flowers.example',
         accessToken: TOKEN,
         products: readUcpShopProducts(path.join(__dirname, 'fixtures/ucp-shop')),
+        rules: readUcpShopRules(path.join(__dirname, 'fixtures/ucp-shop')),
       },
     ],
   });
@@ -484,6 +485,67 @@ describe('a UCP test-data shop', () => {
     expect((await order([{ variant_id: 'gardenias', quantity: 1 }])).status).toBe(422);
     sim.reset();
     expect(await stockOf()).toMatchObject({ bouquet_roses: 3, pot_ceramic: 20 });
+  });
+
+  it('serves its rules as shipping zones, price rules with their codes, and customers', async () => {
+    expect((await get(`${flowers}${ADMIN}/shipping_zones.json`)).status).toBe(401);
+    const zones = (await get(`${flowers}${ADMIN}/shipping_zones.json`, auth)).body.shipping_zones;
+    expect(
+      zones.map((z: any) => [
+        z.countries.map((c: any) => c.code),
+        z.price_based_shipping_rates.map((r: any) => [r.id, r.name, r.price]),
+      ]),
+    ).toEqual([
+      [
+        ['*'],
+        [
+          ['std-ship', 'Standard Shipping', '5.00'],
+          ['exp-ship-intl', 'International Express', '25.00'],
+        ],
+      ],
+      [['US'], [['exp-ship-us', 'Express Shipping (US)', '15.00']]],
+    ]);
+
+    const linkOf = (header: string | null, rel: string) =>
+      new RegExp(`<([^>]+)>; rel="${rel}"`).exec(header ?? '')?.[1];
+    const first = await get(`${flowers}${ADMIN}/price_rules.json?limit=3`, auth);
+    const second = await get(linkOf(first.headers.get('link'), 'next')!, auth);
+    expect(linkOf(second.headers.get('link'), 'next')).toBeUndefined();
+    const rules = [...first.body.price_rules, ...second.body.price_rules];
+    expect(rules.map((r: any) => [r.target_type, r.value_type, r.value])).toEqual([
+      ['line_item', 'percentage', '-10.0'],
+      ['line_item', 'fixed_amount', '-5.00'],
+      ['shipping_line', 'percentage', '-100.0'],
+      ['shipping_line', 'percentage', '-100.0'],
+    ]);
+    expect(rules[2]).toMatchObject({
+      id: 'promo_1',
+      prerequisite_subtotal_range: { greater_than_or_equal_to: '100.00' },
+    });
+    expect(rules[3]).toMatchObject({ id: 'promo_2', prerequisite_product_ids: ['bouquet_roses'] });
+    const codes = await get(
+      `${flowers}${ADMIN}/price_rules/${rules[0].id}/discount_codes.json`,
+      auth,
+    );
+    expect(codes.body.discount_codes).toMatchObject([
+      { code: '10OFF', price_rule_id: rules[0].id },
+    ]);
+    expect(
+      (await get(`${flowers}${ADMIN}/price_rules/nope/discount_codes.json`, auth)).status,
+    ).toBe(404);
+
+    const customers = (await get(`${flowers}${ADMIN}/customers.json`, auth)).body.customers;
+    expect(customers[0]).toMatchObject({
+      id: 'cust_1',
+      email: 'john.doe@example.com',
+      first_name: 'John',
+      last_name: 'Doe',
+      default_address: { id: 'addr_1', address1: '123 Main St', province_code: 'IL', zip: '62704' },
+    });
+    expect(customers[0].addresses.map((a: any) => [a.id, a.country_code])).toEqual([
+      ['addr_1', 'US'],
+      ['addr_2', 'CA'],
+    ]);
   });
 
   it('ships an order through its fulfillment order, as Shopify’s fulfillment resource does', async () => {

@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSimApp, type RequestRecord, type SimRuntime } from './app';
+import type { ShopRules } from './admin-rules';
 import type { ShopifyProductInput } from './catalogue';
 import { FaultQueue, parseFaults, type Fault } from './faults';
 import type { ShopifyOrder } from './orders';
@@ -11,6 +12,7 @@ export type { RequestRecord } from './app';
 export type { Fault, FaultMatch } from './faults';
 export type { ShopifyOrder } from './orders';
 export type { ShopOptions } from './shop';
+export type { ShopRules } from './admin-rules';
 
 export interface StoreSimOptions {
   shops: ShopOptions[];
@@ -24,13 +26,15 @@ export interface StoreSim {
   shopUrl(domain: string): string;
   /** Replaces a shop's catalogue (to test changed or removed products). */
   setProducts(domain: string, products: ShopifyProductInput[]): void;
+  /** Replaces a shop's checkout rules (to test changed rates, codes or customers). */
+  setRules(domain: string, rules: ShopRules): void;
   /** Orders the shop received, oldest first. */
   orders(domain: string): ShopifyOrder[];
   /** Requests to one shop or all shops, oldest first. */
   requests(domain?: string): RequestRecord[];
   /** Arms faults for the next matching shop requests. */
   inject(fault: Fault | Fault[]): void;
-  /** Start-up catalogues, no orders, no faults, an empty request log. */
+  /** Start-up catalogues and rules, no orders, no faults, an empty request log. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -88,6 +92,7 @@ export async function startStoreSim(options: StoreSimOptions): Promise<StoreSim>
     baseUrl,
     shopUrl: (domain) => shop(domain).shopUrl,
     setProducts: (domain, products) => shop(domain).setProducts(products),
+    setRules: (domain, rules) => shop(domain).setRules(rules),
     orders: (domain) => [...shop(domain).orders],
     requests: (domain) => log.filter((r) => !domain || r.domain === domain).map((r) => ({ ...r })),
     inject(fault) {

@@ -1,3 +1,4 @@
+import { adminRules, type AdminRules, type ShopRules } from './admin-rules';
 import { buildCatalogue, type Catalogue, type ShopifyProductInput } from './catalogue';
 import {
   createFulfillment,
@@ -21,6 +22,8 @@ export interface ShopOptions {
   accessToken?: string;
   /** Products in Shopify's public (`/products.json`) or Admin shape. */
   products?: ShopifyProductInput[];
+  /** Checkout rules, served by the Admin API's shipping zones, price rules and customers. */
+  rules?: ShopRules;
   currency?: string;
   email?: string;
   /** A folder served under `{shopUrl}/cdn/`. */
@@ -42,6 +45,7 @@ export class SimShop {
   /** The products as given, in the Admin or public shape. */
   private products: ShopifyProductInput[];
   catalogue: Catalogue;
+  adminRules: AdminRules;
   orders: ShopifyOrder[] = [];
   fulfillmentOrders: ShopifyFulfillmentOrder[] = [];
   fulfillments: ShopifyFulfillment[] = [];
@@ -59,6 +63,11 @@ export class SimShop {
     this.email = options.email ?? `owner@${options.domain}`;
     this.products = options.products ?? [];
     this.catalogue = buildCatalogue(this.products, shopUrl);
+    this.adminRules = adminRules(options.rules ?? {}, nextId, this.createdAt);
+  }
+
+  setRules(rules: ShopRules): void {
+    this.adminRules = adminRules(rules, this.nextId, this.createdAt);
   }
 
   setProducts(products: ShopifyProductInput[]): void {
@@ -66,9 +75,10 @@ export class SimShop {
     this.catalogue = buildCatalogue(products, this.shopUrl);
   }
 
-  /** Back to the start-up catalogue and stock, with no orders. */
+  /** Back to the start-up catalogue, stock and rules, with no orders. */
   reset(): void {
     this.setProducts(this.options.products ?? []);
+    this.setRules(this.options.rules ?? {});
     this.orders = [];
     this.fulfillmentOrders = [];
     this.fulfillments = [];

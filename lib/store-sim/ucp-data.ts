@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { centsToString } from '../catalog/decimal';
 import { parseCsv } from '../ucp/rules/csv';
+import { readStoreRules } from '../ucp/rules/read';
+import type { ShopRules } from './admin-rules';
 import type { ShopifyProductInput } from './catalogue';
 
 const readCsvRecords = (file: string) => parseCsv(fs.readFileSync(file, 'utf8'), file);
@@ -61,4 +63,14 @@ export function readUcpShopProducts(dir: string): ShopifyProductInput[] {
       images: image ? [{ position: 1, src: image }] : [],
     };
   });
+}
+
+/**
+ * The directory's checkout rules (shipping_rates.csv, discounts.csv, promotions.csv,
+ * customers.csv, addresses.csv, each when present), which the shop's Admin API serves as
+ * shipping zones, price rules with discount codes, and customers (admin-rules.ts).
+ */
+export function readUcpShopRules(dir: string): ShopRules {
+  const { shippingRates, discounts, promotions, customers, addresses } = readStoreRules(dir);
+  return { shippingRates, discounts, promotions, customers, addresses };
 }

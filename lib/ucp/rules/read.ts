@@ -39,6 +39,9 @@ export interface StoreRules {
     region: string;
     postalCode: string;
     country: string;
+    extendedAddress?: string | null;
+    firstName?: string | null;
+    lastName?: string | null;
   }[];
   inventory?: { itemId: string; quantity: number }[];
   paymentHandlers?: PaymentHandlerConfig[];
