@@ -3,6 +3,7 @@ import { normalizeBaseUrl, requireStore, setStoreBaseUrl } from '../stores/regis
 import { ingestPages, type ProgressListener } from './ingest';
 import { fetchProductPages, type FeedOptions } from './products-feed';
 import { syncStock } from './stock';
+import { syncStoreRules } from './store-rules-sync';
 import { claimStore, runClaimedJob, type JobOutcome } from './store-job';
 
 export interface SyncOptions {
@@ -15,8 +16,8 @@ export interface SyncOptions {
 }
 
 /**
- * Starts a full sync of the store from `{base_url}/products.json`, then of its stock from the
- * Admin API when it has a token (stock.ts): claims the store (throws
+ * Starts a full sync of the store from `{base_url}/products.json`, then of its stock and its
+ * checkout rules from the Admin API when it has a token (stock.ts, store-rules-sync.ts): claims the store (throws
  * STORE_NOT_FOUND or SYNC_RUNNING at once), then runs in the background of this process.
  * `done` settles when the sync has finished, successfully or not.
  */
@@ -45,7 +46,10 @@ export async function startSync(
         },
       },
     );
-    if (!opts.signal?.aborted) await syncStock(db, store);
+    if (!opts.signal?.aborted) {
+      await syncStock(db, store);
+      await syncStoreRules(db, store);
+    }
     return progress;
   });
   return { done };

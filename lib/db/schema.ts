@@ -493,10 +493,10 @@ export const orders = pgTable(
 
 /**
  * A store's rules for UCP checkouts (shipping rates, discount codes, promotions, customers and
- * their saved addresses): imported from a UCP test-data directory (lib/ucp/rules) for a store
- * whose platform does not serve them. Ids stay as the source gives them (opaque text); money
- * is in the store currency's minor units. On Citus these small tables are reference tables,
- * like stores (migration 0023).
+ * their saved addresses): synced from the store's platform (lib/catalog/store-rules-sync.ts) or
+ * imported from a UCP test-data directory (lib/ucp/rules); storeRuleSources says which. Ids
+ * stay as the source gives them (opaque text); money is in the store currency's minor units.
+ * On Citus these small tables are reference tables, like stores (migrations 0023, 0025).
  */
 /** The store a rules row belongs to, removed with it. */
 function ruleStoreId() {
@@ -516,7 +516,8 @@ export const storeShippingRates = pgTable(
     price: bigint('price', { mode: 'number' }).notNull(),
     title: text('title').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.storeId, t.id] })],
+  // A Shopify rate belongs to a zone of several countries: one row per country, under its id.
+  (t) => [primaryKey({ columns: [t.storeId, t.countryCode, t.id] })],
 );
 
 export const storeDiscountCodes = pgTable(
@@ -587,6 +588,25 @@ export const storeCustomerAddresses = pgTable(
     primaryKey({ columns: [t.storeId, t.id] }),
     index('store_customer_addresses_customer_idx').on(t.storeId, t.customerId),
   ],
+);
+
+/**
+ * Where each part of a store's rules comes from: 'shopify' (written by the sync after a catalogue
+ * sync, lib/catalog/store-rules-sync.ts) or 'import' (store import-rules). The sync leaves an
+ * imported part alone, so an import is never overwritten; `store sync-rules` hands parts back.
+ * No row: nothing has written the part yet.
+ */
+export const storeRuleSources = pgTable(
+  'store_rule_sources',
+  {
+    storeId: ruleStoreId(),
+    part: text('part', {
+      enum: ['shipping_rates', 'discounts', 'promotions', 'customers', 'stock'],
+    }).notNull(),
+    source: text('source', { enum: ['shopify', 'import'] }).notNull(),
+    updatedAt: timestamps.updatedAt,
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.part] })],
 );
 
 /**

@@ -117,3 +117,39 @@ export function nextPage(response: Response): URLSearchParams | undefined {
   const [next] = LinkHeader.parse(header).rel('next');
   return next ? new URL(next.uri, 'https://shop.invalid').searchParams : undefined;
 }
+
+/** Shopify linked back to a page already read: following it would never end. */
+class PageLoopError extends Error {}
+
+/**
+ * GETs `path` and every page after it by the `Link` header's cursor, handing each page's body
+ * to `onPage`. Throws what the client throws, and a PageLoopError for a cursor seen before.
+ */
+export async function readEveryPage(
+  api: KyInstance,
+  path: string,
+  firstPage: URLSearchParams,
+  onPage: (body: unknown) => void,
+): Promise<void> {
+  let searchParams: URLSearchParams | undefined = firstPage;
+  const seen = new Set<string>();
+  while (searchParams) {
+    const response = await api.get(path, { searchParams });
+    onPage(await response.json());
+    searchParams = nextPage(response);
+    const cursor = searchParams?.get('page_info') ?? '';
+    if (searchParams && seen.has(cursor)) {
+      throw new PageLoopError(`Shopify linked a page of ${path} already read`);
+    }
+    seen.add(cursor);
+  }
+}
+
+/** Words for a failed read: Shopify's answer, a page loop, or the transport's failure. */
+export async function readFailure(error: unknown, settings: PlatformSettings): Promise<string> {
+  if (error instanceof HTTPError) {
+    return `Shopify answered ${error.response.status}: ${await shopifyErrors(error.response)}`;
+  }
+  if (error instanceof PageLoopError) return error.message;
+  return transportReason(error, settings);
+}

@@ -1,6 +1,5 @@
-import { HTTPError } from 'ky';
 import { platformSettings } from './settings';
-import { nextPage, readClient, shopifyErrors, transportReason } from './shopify-http';
+import { readClient, readEveryPage, readFailure } from './shopify-http';
 import type { PlatformStock, StoreConnection } from './types';
 
 type AdminVariant = {
@@ -18,38 +17,26 @@ type AdminVariant = {
  */
 export async function readStock(connection: StoreConnection): Promise<PlatformStock> {
   const settings = platformSettings();
-  const api = readClient(connection, settings);
   const stock: { variantId: string; quantity: number | null }[] = [];
-  let searchParams: URLSearchParams | undefined = new URLSearchParams({
-    limit: '250',
-    fields: 'id,variants',
-  });
-  const seen = new Set<string>();
   try {
-    while (searchParams) {
-      const response = await api.get('products.json', { searchParams });
-      const body: { products?: Array<{ variants?: AdminVariant[] }> } = await response.json();
-      for (const variant of (body.products ?? []).flatMap((p) => p.variants ?? [])) {
-        if (variant.id === undefined) continue;
-        const limited = variant.inventory_management && variant.inventory_policy !== 'continue';
-        stock.push({
-          variantId: String(variant.id),
-          quantity: limited ? Math.max(0, variant.inventory_quantity ?? 0) : null,
-        });
-      }
-      searchParams = nextPage(response);
-      const cursor = searchParams?.get('page_info') ?? '';
-      if (searchParams && seen.has(cursor)) {
-        return { ok: false, reason: 'Shopify linked a page of products already read' };
-      }
-      seen.add(cursor);
-    }
+    await readEveryPage(
+      readClient(connection, settings),
+      'products.json',
+      new URLSearchParams({ limit: '250', fields: 'id,variants' }),
+      (body) => {
+        const { products = [] } = body as { products?: Array<{ variants?: AdminVariant[] }> };
+        for (const variant of products.flatMap((p) => p.variants ?? [])) {
+          if (variant.id === undefined) continue;
+          const limited = variant.inventory_management && variant.inventory_policy !== 'continue';
+          stock.push({
+            variantId: String(variant.id),
+            quantity: limited ? Math.max(0, variant.inventory_quantity ?? 0) : null,
+          });
+        }
+      },
+    );
     return { ok: true, stock };
   } catch (error) {
-    const reason =
-      error instanceof HTTPError
-        ? `Shopify answered ${error.response.status}: ${await shopifyErrors(error.response)}`
-        : transportReason(error, settings);
-    return { ok: false, reason };
+    return { ok: false, reason: await readFailure(error, settings) };
   }
 }

@@ -3,6 +3,7 @@ import { storeHost } from './store-host';
 import type { ShippingRecord } from '../contract/shipping';
 import { platformSettings } from './settings';
 import { listFulfillments, shipOrder } from './shopify-fulfillments';
+import { readRules } from './shopify-rules';
 import { readStock } from './shopify-stock';
 import {
   NOT_SENT_CODES,
@@ -246,6 +247,7 @@ export const shopify: StorePlatform = {
   createOrder,
   findOrder,
   readStock,
+  readRules,
   listFulfillments,
   shipOrder,
 };

@@ -1,4 +1,5 @@
 import type { ShippingRecord } from '../contract/shipping';
+import type { StoreRules } from '../ucp/rules/read';
 
 /** Where and as whom the service talks to one store's platform. */
 export interface StoreConnection {
@@ -87,6 +88,23 @@ export type PlatformStock =
   | { ok: true; stock: { variantId: string; quantity: number | null }[] }
   | { ok: false; reason: string };
 
+/**
+ * A store's checkout rules as its platform serves them, in the shapes `store import-rules` writes
+ * (money in minor units, ids as the platform gives them). `skipped` names what was read and
+ * left out because a checkout here could not honour it (a code limited to some customers, a
+ * rate for some order weights), each with the reason.
+ */
+export interface PlatformRules {
+  shippingRates: NonNullable<StoreRules['shippingRates']>;
+  discounts: NonNullable<StoreRules['discounts']>;
+  promotions: NonNullable<StoreRules['promotions']>;
+  customers: NonNullable<StoreRules['customers']>;
+  addresses: NonNullable<StoreRules['addresses']>;
+  skipped: string[];
+}
+
+export type PlatformRulesRead = { ok: true; rules: PlatformRules } | { ok: false; reason: string };
+
 export interface PlatformTracking {
   number: string;
   url?: string;
@@ -108,6 +126,8 @@ export interface StorePlatform {
   ): Promise<PlatformLookupResult>;
   /** Every variant's stock, as the platform's Admin API shows it. */
   readStock(connection: StoreConnection): Promise<PlatformStock>;
+  /** Shipping rates, discount codes, free-shipping promotions and customers with addresses. */
+  readRules(connection: StoreConnection): Promise<PlatformRulesRead>;
   /** The order's shipments so far (none: not shipped yet). */
   listFulfillments(
     connection: StoreConnection,

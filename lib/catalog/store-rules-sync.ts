@@ -1,0 +1,52 @@
+import type { Db } from '../db/client';
+import { logger } from '../log/logger';
+import { platformFor } from '../platforms';
+import type { StoreRow } from '../stores/access';
+import { claimForSync, type RulePart } from '../ucp/rules/sources';
+import { writeRules, type RulesWritten } from '../ucp/rules/write';
+import { adminConnection } from './admin-connection';
+
+export interface RulesSyncOutcome {
+  written: RulesWritten;
+  /** Parts `store import-rules` wrote, which the sync leaves as they are. */
+  imported: RulePart[];
+  /** What the platform has that a checkout here could not honour, with the reason. */
+  skipped: string[];
+}
+
+const SYNCED_PARTS: RulePart[] = ['shipping_rates', 'discounts', 'promotions', 'customers'];
+
+/**
+ * After a catalogue sync of a store with an Admin API token, its checkout rules from the
+ * platform (shipping rates, discount codes, free-shipping promotions, customers and their
+ * addresses) into the tables `store import-rules` writes, in one transaction, written as the
+ * import writes them (lib/ucp/rules/write.ts), so that syncing twice leaves one copy. A part
+ * the store imported stays the import's. A failed read is logged and leaves every rule as it
+ * was: the catalogue sync itself succeeded. Undefined when nothing was read.
+ */
+export async function syncStoreRules(
+  db: Db,
+  store: StoreRow,
+): Promise<RulesSyncOutcome | undefined> {
+  const connection = adminConnection(store, 'rules');
+  if (!connection) return undefined;
+  const read = await platformFor(store).readRules(connection);
+  if (!read.ok) {
+    logger().warn({ store: store.id, reason: read.reason }, 'rules not synced');
+    return undefined;
+  }
+  const { rules } = read;
+  const outcome = await db.transaction(async (tx) => {
+    const ours = await claimForSync(tx, store.id, SYNCED_PARTS);
+    const written = await writeRules(tx, store.id, {
+      shippingRates: ours.has('shipping_rates') ? rules.shippingRates : undefined,
+      discounts: ours.has('discounts') ? rules.discounts : undefined,
+      promotions: ours.has('promotions') ? rules.promotions : undefined,
+      customers: ours.has('customers') ? rules.customers : undefined,
+      addresses: ours.has('customers') ? rules.addresses : undefined,
+    });
+    return { written, imported: SYNCED_PARTS.filter((p) => !ours.has(p)), skipped: rules.skipped };
+  });
+  logger().info({ store: store.id, ...outcome }, 'rules synced');
+  return outcome;
+}
