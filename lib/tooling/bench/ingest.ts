@@ -111,28 +111,35 @@ export async function embeddingSetup() {
   return setup;
 }
 
-/**
- * The catalogue split evenly across `count` stores, each served by the store simulator on
- * loopback and synced through the real sync path (startSync: pages fetched, normalized,
- * upserted, indexed, statistics maintained), then synced again unchanged.
- */
 const benchDomain = (n: number) => `bench-${n}.example.com`;
 
 /**
- * `items` cut into `count` consecutive parts whose sizes differ by at most one: 54,667 products
- * in 1,000 stores are 54 or 55 each (equal parts of the rounded-up size left the last 6 empty).
+ * `length` items cut into `count` consecutive ranges [start, end) whose sizes differ by at most
+ * one: 54,667 products in 1,000 stores are 54 or 55 each (equal parts of the rounded-up size
+ * left the last 6 empty).
  */
-export function evenSplit<T>(items: readonly T[], count: number): T[][] {
-  const bound = (s: number) => Math.floor((s * items.length) / count);
-  return Array.from({ length: count }, (_, s) => items.slice(bound(s), bound(s + 1)));
+export function evenRanges(length: number, count: number): Array<[number, number]> {
+  const bound = (s: number) => Math.floor((s * length) / count);
+  return Array.from({ length: count }, (_, s) => [bound(s), bound(s + 1)]);
 }
 
-export async function benchSyncs(db: Db, raw: unknown[], count: number) {
-  const shops = evenSplit(raw, count).map((products, s) => ({
-    domain: benchDomain(s + 1),
-    name: `Bench ${s + 1}`,
-    products: products as ShopifyProductInput[],
-  }));
+/** The products a bench ingests, made on demand (a scaled catalogue is too large to hold). */
+export interface BenchCatalogue {
+  size: number;
+  slice(start: number, end: number): unknown[];
+}
+
+/**
+ * The catalogue split evenly across `count` stores, each served by the store simulator on
+ * loopback and synced through the real sync path (startSync: pages fetched, normalized,
+ * upserted, indexed, statistics maintained), then synced again unchanged. A store's share is
+ * made and handed to the simulator just before its sync and taken back after it, so that the
+ * bench holds one store's products at a time; making them is in the timed job, a few
+ * milliseconds for a thousand products.
+ */
+export async function benchSyncs(db: Db, catalogue: BenchCatalogue, count: number) {
+  const ranges = evenRanges(catalogue.size, count);
+  const shops = ranges.map((_, s) => ({ domain: benchDomain(s + 1), name: `Bench ${s + 1}` }));
   const sim = await startStoreSim({ shops });
   try {
     const storeIds: string[] = [];
@@ -141,8 +148,14 @@ export async function benchSyncs(db: Db, raw: unknown[], count: number) {
     }
     const syncAll = () =>
       storeIds.map((id, s) => async () => {
-        const { done } = await startSync(db, id, { baseUrl: sim.shopUrl(shops[s]!.domain) });
-        return done;
+        const domain = shops[s]!.domain;
+        sim.setProducts(domain, catalogue.slice(...ranges[s]!) as ShopifyProductInput[]);
+        try {
+          const { done } = await startSync(db, id, { baseUrl: sim.shopUrl(domain) });
+          return await done;
+        } finally {
+          sim.setProducts(domain, []);
+        }
       });
     const syncLabel = `sync into ${count} new store(s)`;
     const sync = await timed(db, syncAll(), `${syncLabel}, stores done`);

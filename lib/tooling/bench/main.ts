@@ -11,9 +11,12 @@ import { openDatabase, queryRows, type Db } from '../../db/client';
 import { textEmbedder } from '../../embeddings';
 import { startApiProcess } from './api-process';
 import { copyEmbeddingCache } from './copy-cache';
+import { databaseDiskMegabytes, measureIndexBuilds } from './index-builds';
 import { benchImports, benchStoresOf, benchSyncs, embeddingSetup, productsIn } from './ingest';
 import { benchEngine, ENGINES, type EngineName } from './engines';
 import { percentile } from './percentile';
+import { scaledCatalogue } from './scale';
+import { seedScaledEmbeddings } from './scale-embeddings';
 
 const DATASETS = path.resolve(process.cwd(), '../shared/datasets');
 
@@ -283,6 +286,12 @@ async function main() {
       path.join(DATASETS, 'homedepot/products.json'),
     )
     .option('--limit <n>', 'ingest only the first N products', (v) => Number(v))
+    .option(
+      '--scale <k>',
+      'K synthetic copies of each product (scale.ts): K times the catalogue',
+      (v) => Number(v),
+      1,
+    )
     .option('--stores <n>', 'split the catalogue evenly across N stores', (v) => Number(v), 1)
     .addOption(new Option('--engine <name>', 'database engine').choices(ENGINES).default('pglite'))
     .option(
@@ -310,6 +319,7 @@ async function main() {
       './data/eval',
     )
     .option('--no-image', 'skip the image query measurement')
+    .option('--no-index-builds', 'skip the HNSW and postings rebuilds measured after the search')
     .option(
       '--import-file <file>',
       'products.json imported twice (new store, then cached embeddings)',
@@ -331,6 +341,7 @@ async function main() {
   const opts = program.opts<{
     products: string;
     limit?: number;
+    scale: number;
     stores: number;
     engine: EngineName;
     port: number;
@@ -340,6 +351,7 @@ async function main() {
     dataDir: string;
     cacheFrom: string;
     image: boolean;
+    indexBuilds: boolean;
     importFile: string;
     ingestOnly?: boolean;
     reuse?: boolean;
@@ -361,7 +373,7 @@ async function main() {
   }
   const queries = readQueries(opts.queries);
   const { records } = await readProductsFile(opts.products);
-  const raw = records.slice(0, opts.limit ?? records.length);
+  const catalogue = scaledCatalogue(records.slice(0, opts.limit ?? records.length), opts.scale);
 
   if (opts.databaseUrl && opts.engine === 'pglite') {
     throw new Error('--database-url names a postgres or citus server');
@@ -370,7 +382,7 @@ async function main() {
   if (opts.reuse && opts.engine !== 'pglite' && !opts.databaseUrl) {
     throw new Error('--reuse on a server needs --database-url (a server the bench starts is new)');
   }
-  const stores = Math.min(opts.stores, raw.length);
+  const stores = Math.min(opts.stores, catalogue.size);
   const engine = benchEngine(opts.engine, path.resolve(opts.dataDir), opts.port, {
     reuse: Boolean(opts.reuse),
     url: opts.databaseUrl,
@@ -381,7 +393,7 @@ async function main() {
     let storeIds: string[];
     let ingest;
     if (opts.reuse) {
-      storeIds = await benchStoresOf(db, stores, raw.length);
+      storeIds = await benchStoresOf(db, stores, catalogue.size);
       console.log(`reusing ${storeIds.length} bench stores: no ingest figures`);
     } else {
       if (!opts.ingestOnly) {
@@ -394,19 +406,35 @@ async function main() {
         );
       }
       const embedding = await embeddingSetup();
-      const syncs = await benchSyncs(db, raw, stores);
+      const scaleCache =
+        catalogue.scale > 1 ? await seedScaledEmbeddings(db, textEmbedder(), catalogue) : undefined;
+      const syncs = await benchSyncs(db, catalogue, stores);
       storeIds = syncs.storeIds;
       const imports = await benchImports(db, opts.importFile);
-      ingest = { embedding, sync: syncs.sync, resync: syncs.resync, ...imports };
+      ingest = {
+        embedding,
+        scale_cache: scaleCache,
+        sync: syncs.sync,
+        resync: syncs.resync,
+        ...imports,
+      };
     }
+    const run = {
+      engine: opts.engine,
+      scale: catalogue.scale,
+      stores: storeIds.length,
+      products: await productsIn(db, storeIds),
+    };
     if (opts.ingestOnly) {
       await database.close();
-      console.log(JSON.stringify({ engine: opts.engine, stores: storeIds.length, ingest }));
+      console.log(JSON.stringify({ ...run, ingest }));
       return;
     }
     const databaseMb = await catalogueMegabytes(db);
-    const products = await productsIn(db, storeIds);
-    console.log(`catalogue in the database (tables and indexes): ${databaseMb} MB`);
+    const diskMb = await databaseDiskMegabytes(db);
+    console.log(
+      `catalogue in the database (tables and indexes): ${databaseMb} MB; the whole database on disk: ${diskMb} MB`,
+    );
 
     const dev = await createDeveloper(db, 'bench', 'pro');
     const { key } = await createKey(db, dev.id);
@@ -447,16 +475,25 @@ async function main() {
         `image query (${imageQuery.modelId}): uncached p50 ${imageQuery.uncachedMs.p50} ms, cached p50 ${imageQuery.cachedMs.p50} ms`,
       );
     }
+    let indexBuild;
+    if (opts.indexBuilds && !opts.reuse) {
+      // Last, after the search figures: a rebuild leaves the postings it replaced dead until
+      // a vacuum, which searches measured after it would meet.
+      const again = await openDatabase(engine.connection());
+      indexBuild = await measureIndexBuilds(again.db).finally(() => again.close());
+    }
     console.log(
       JSON.stringify({
-        engine: opts.engine,
-        stores: storeIds.length,
-        products,
+        ...run,
         api_replicas: opts.apiReplicas,
         one_store: oneStore,
         all_stores: allStores,
         rss_mb: rssMb,
         database_mb: databaseMb,
+        database_disk_mb: diskMb,
+        ingest_cached_per_s:
+          ingest && ingest.sync.embedded_by_model === 0 ? ingest.sync.per_s : null,
+        index_build: indexBuild,
         ingest,
         image_query: imageQuery,
         queries: queries.length,

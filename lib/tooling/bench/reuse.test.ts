@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client';
 import { stores } from '../../db/schema';
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
-import { benchStoresOf, evenSplit } from './ingest';
+import { benchStoresOf, evenRanges } from './ingest';
 
 let database: Database;
 const ids: string[] = [];
@@ -44,10 +44,13 @@ describe('bench --reuse', () => {
 describe('the bench split', () => {
   it('cuts a catalogue into parts that differ by at most one, in order, none empty', () => {
     const items = Array.from({ length: 54_667 }, (_, i) => i);
-    const parts = evenSplit(items, 1000);
+    const parts = evenRanges(items.length, 1000).map(([start, end]) => items.slice(start, end));
     expect(parts).toHaveLength(1000);
     expect(new Set(parts.map((p) => p.length))).toEqual(new Set([54, 55]));
     expect(parts.flat()).toEqual(items);
-    expect(evenSplit([1, 2, 3], 2)).toEqual([[1], [2, 3]]);
+    expect(evenRanges(3, 2)).toEqual([
+      [0, 1],
+      [1, 3],
+    ]);
   });
 });
