@@ -36,9 +36,18 @@ export interface ClientOptions {
 
 const enc = encodeURIComponent;
 
-/** The developer API, authenticated by an API key (`csk_...`). */
-export function createApiClient(opts: ClientOptions & { apiKey: string }) {
-  const t: Transport = { ...opts, authorization: opts.apiKey };
+/**
+ * The developer API, authenticated by an API key (`csk_...`). `orderSource` names the client
+ * (the MCP server, the dashboard) in X-Order-Source, which the orders it places record.
+ */
+export function createApiClient(
+  opts: ClientOptions & { apiKey: string; orderSource?: 'mcp' | 'dashboard' },
+) {
+  const t: Transport = {
+    ...opts,
+    authorization: opts.apiKey,
+    ...(opts.orderSource ? { headers: { 'x-order-source': opts.orderSource } } : {}),
+  };
   return {
     createProfile: () =>
       request<z.output<typeof createProfileResponse>>(t, 'POST', '/profiles/create'),

@@ -14,13 +14,14 @@ export function apiBaseUrl(): string {
 }
 
 /**
- * The developer client configured from the server environment: `DASHBOARD_API_KEY`, set by the
- * operator or, when unset, by the server's boot step (lib/server/dashboard-key.ts).
+ * The dashboard's developer client, configured from the server environment: `DASHBOARD_API_KEY`,
+ * set by the operator or, when unset, by the server's boot step (lib/server/dashboard-key.ts).
+ * Its orders record the source `dashboard`.
  */
 export function apiClientFromEnv(): ApiClient {
   const apiKey = currentEnv().DASHBOARD_API_KEY;
   if (!apiKey) throw new Error('DASHBOARD_API_KEY is not set and the server created no key');
-  return createApiClient({ baseUrl: apiBaseUrl(), apiKey });
+  return createApiClient({ baseUrl: apiBaseUrl(), apiKey, orderSource: 'dashboard' });
 }
 
 /**

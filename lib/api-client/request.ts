@@ -28,6 +28,8 @@ export interface Transport {
   baseUrl: string;
   /** Value of the `authorization` header: an API key, or `Bearer <operator token>`. */
   authorization: string;
+  /** Sent with every request: the client naming itself (X-Order-Source). */
+  headers?: Record<string, string>;
   fetch?: typeof fetch;
   timeoutMs?: number;
 }
@@ -51,6 +53,7 @@ export async function request<T>(
   const headers: Record<string, string> = {
     accept: 'application/json',
     authorization: transport.authorization,
+    ...(transport.headers ?? {}),
     ...(opts.headers ?? {}),
   };
   let body: string | undefined;

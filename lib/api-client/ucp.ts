@@ -21,11 +21,15 @@ export interface UcpBusinessProfile {
   payment: { handlers: PaymentHandlerConfig[] };
 }
 
-/** Per-call UCP headers: the Idempotency-Key, and the agent's profile for `UCP-Agent`. */
+/**
+ * Per-call UCP headers: the Idempotency-Key, the agent's profile for `UCP-Agent`, and (on
+ * completion) the caller's profile the order is for, `X-Profile-Id`.
+ */
 export interface UcpCallOptions {
   idempotencyKey?: string;
   agentProfile?: string;
   agentVersion?: string;
+  profileId?: string;
 }
 
 /** An RFC 8941 sf-string: the API refuses what cannot be one (INVALID_UCP_AGENT). */
@@ -34,6 +38,7 @@ const sfString = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;
 function ucpHeaders(opts: UcpCallOptions): Record<string, string> | undefined {
   const headers: Record<string, string> = {};
   if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
+  if (opts.profileId) headers['x-profile-id'] = opts.profileId;
   const agent = [
     opts.agentProfile !== undefined ? `profile=${sfString(opts.agentProfile)}` : undefined,
     opts.agentVersion !== undefined ? `version=${sfString(opts.agentVersion)}` : undefined,

@@ -62,6 +62,15 @@ export const idempotencyKey = z
 
 export const idempotencyHeaders = z.object({ 'Idempotency-Key': idempotencyKey.optional() });
 
+/** Extension: the client placing the order names itself; a client that leaves it out loses nothing. */
+export const orderSourceHeader = z.string().optional().meta({
+  description:
+    "Extension: mcp (the MCP server's buy tool) or dashboard (the dashboard's Buy, and only with the dashboard's own key) is recorded as the order's source; anything else, or none, records api",
+  example: 'mcp',
+});
+
+export const buyHeaders = idempotencyHeaders.extend({ 'X-Order-Source': orderSourceHeader });
+
 export const buyResponse = z
   .object({
     message: z.string(),
@@ -77,6 +86,7 @@ export type BuyResponse = z.output<typeof buyResponse>;
 
 export const ORDER_STATUSES = ['pending', 'created', 'failed'] as const;
 export const ORDER_SOURCES = ['api', 'mcp', 'ucp', 'dashboard'] as const;
+export type OrderSource = (typeof ORDER_SOURCES)[number];
 
 export const orderLine = z
   .object({
@@ -103,7 +113,7 @@ export const orderRecord = z
     store_id: z.string(),
     source: z.enum(ORDER_SOURCES).meta({
       description:
-        'How it was placed: api (POST /buy), mcp (the buy tool), ucp (a UCP checkout), dashboard',
+        "How it was placed: ucp (a UCP checkout, whichever client completed it), or a POST /buy by: api (the caller's own code), mcp (the MCP server's buy tool), dashboard (the dashboard's Buy)",
     }),
     status: z.enum(ORDER_STATUSES).meta({
       description:

@@ -25,6 +25,7 @@ export async function answerMcpRequest({
   const api = createApiClient({
     baseUrl: new URL('/api', request.url).toString(),
     apiKey: request.headers.get('authorization') ?? '',
+    orderSource: 'mcp',
     fetch: async (input, init) => {
       const inner = new Request(input, init);
       inner.headers.set('x-request-id', requestId);

@@ -10,5 +10,7 @@ import { createShoppingMcpServer } from './server';
  */
 const apiKey = env().API_KEY;
 if (!apiKey) console.error('API_KEY is not set: every tool call will answer AUTH_MISSING.');
-const server = createShoppingMcpServer(createApiClient({ baseUrl: apiBaseUrl(), apiKey }));
+const server = createShoppingMcpServer(
+  createApiClient({ baseUrl: apiBaseUrl(), apiKey, orderSource: 'mcp' }),
+);
 await server.connect(new StdioServerTransport());

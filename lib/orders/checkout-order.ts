@@ -12,7 +12,8 @@ import { submitOrder } from './service';
 
 /**
  * A paid UCP checkout's order, placed through the same path as /buy: recorded pending first
- * (source 'ucp', its checkout, its agent and its UCP body), then sent to the store with the
+ * (source 'ucp', its checkout, its agent, the caller's profile it is for if any, and its
+ * UCP body), then sent to the store with the
  * prices, discounts and shipping line the buyer agreed to, and settled like any order (a store
  * that may hold it keeps it pending for the reconciler). One checkout has one order: the unique
  * index on checkout_id makes a second attempt find the first.
@@ -23,6 +24,8 @@ export interface CheckoutOrder {
   checkoutId: string;
   developerId: string | null;
   agentProfile: string | null;
+  /** A profile of the caller's developer the order is for (it then lists among its orders). */
+  profileId: string | null;
   lines: OrderLine[];
   shipping: ShippingRecord;
   pricing: PlatformPricing;
@@ -59,7 +62,7 @@ export async function placeCheckoutOrder(
     .values({
       id: input.id,
       developerId: input.developerId,
-      profileId: null,
+      profileId: input.profileId,
       storeId: input.store.id,
       source: 'ucp',
       checkoutId: input.checkoutId,

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Caller } from '../auth/keys';
 import type { ApiCode } from '../contract/codes';
-import type { ParsedBuyRequest, BuyResponse, OrderRecord } from '../contract/orders';
+import type { ParsedBuyRequest, BuyResponse, OrderRecord, OrderSource } from '../contract/orders';
 import type { Db } from '../db/client';
 import { newId } from '../db/ids';
 import { orders } from '../db/schema';
@@ -317,12 +317,16 @@ async function answerRepeat(db: Db, first: OrderRow, hash: string): Promise<BuyR
   return inFlight(claimed.id, () => settlePending(db, claimed, PROCESS_OWNER));
 }
 
-/** POST /buy: validates, records, places the order with the store, and answers (or replays). */
+/**
+ * POST /buy: validates, records, places the order with the store, and answers (or replays). The
+ * source is not part of the request's hash: a retry through another client is the same order.
+ */
 export async function placeOrder(
   db: Db,
   caller: Caller,
   body: ParsedBuyRequest,
   idempotencyKeyHeader: string | undefined,
+  source: OrderSource,
 ): Promise<BuyResponse> {
   const key = checkIdempotencyKey(idempotencyKeyHeader);
   const hash = requestHash(body);
@@ -338,6 +342,7 @@ export async function placeOrder(
       developerId: caller.developerId,
       profileId: prepared.profileId,
       storeId: prepared.store.id,
+      source,
       idempotencyKey: key ?? null,
       requestHash: hash,
       status: 'pending',

@@ -1,15 +1,16 @@
 import { idParams } from '../../contract/common';
 import {
+  buyHeaders,
   buyRequest,
   buyResponse,
   getOrderResponse,
-  idempotencyHeaders,
   listOrdersQuery,
   listOrdersResponse,
   MAX_LINE_QUANTITY,
   MAX_ORDER_LINES,
 } from '../../contract/orders';
 import { getOrder, listOrders, placeOrder } from '../../orders/service';
+import { ORDER_SOURCE_HEADER, orderSource } from '../../orders/source';
 import { defineOperation } from '../operation';
 import type { Api } from '../openapi';
 
@@ -27,7 +28,7 @@ export function orderRoutes(api: Api): void {
       'Extension to the contract: the success body carries `order_id`, and the `Idempotency-Key` header makes retries safe.',
     tags: ['Orders'],
     body: buyRequest,
-    headers: idempotencyHeaders,
+    headers: buyHeaders,
     invalidCode: 'BAD_REQUEST_ERROR',
     success: { status: 201, schema: buyResponse, description: 'The store created the order' },
     failures: [
@@ -66,7 +67,13 @@ export function orderRoutes(api: Api): void {
       },
     ],
   }).handle(({ db, caller, body, header }) =>
-    placeOrder(db, caller, body, header('idempotency-key')),
+    placeOrder(
+      db,
+      caller,
+      body,
+      header('idempotency-key'),
+      orderSource(header(ORDER_SOURCE_HEADER), caller),
+    ),
   );
 
   defineOperation(api, {

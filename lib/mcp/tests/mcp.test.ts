@@ -381,6 +381,7 @@ describe.each([
 
     const fetched = ok(await call(agent, 'get_order', { order_id: first.order_id }));
     expect(fetched.order).toMatchObject({
+      source: 'mcp',
       status: 'created',
       lines: [{ quantity: 2, price: '12.50' }],
     });

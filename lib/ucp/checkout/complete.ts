@@ -1,4 +1,8 @@
-import { findCheckoutOrder, placeCheckoutOrder } from '../../orders/checkout-order';
+import {
+  findCheckoutOrder,
+  placeCheckoutOrder,
+  type CheckoutOrder,
+} from '../../orders/checkout-order';
 import type { OrderLine } from '../../contract/orders';
 import type { OrderRow } from '../../orders/records';
 import { newId } from '../../db/ids';
@@ -22,6 +26,9 @@ import type { Checkout } from './types';
 
 /** A completion that stopped between its claim and its order is released after this. */
 const STALLED_COMPLETION_MS = 5 * 60 * 1000;
+
+/** The caller's profile the order is for, if any (checked by checkout-routes.ts). */
+export type OrderPlacement = Pick<CheckoutOrder, 'profileId'>;
 
 /** Called once a checkout's order is placed (the webhook outbox hooks in here). */
 export type OrderPlacedHook = (
@@ -117,6 +124,7 @@ export async function completeCheckout(
   request: CompleteCheckoutRequest,
   baseUrl: string,
   onPlaced: OrderPlacedHook,
+  placement: OrderPlacement,
 ): Promise<Checkout> {
   const row = await settleCompletion(
     scope,
@@ -197,6 +205,7 @@ export async function completeCheckout(
     checkoutId: id,
     developerId: scope.caller.developerId,
     agentProfile: scope.caller.agentProfile,
+    ...placement,
     lines,
     shipping: orderShipping(checkout),
     pricing: orderPricing(checkout, lines),

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { Api } from '../../http/openapi';
 import { cancelCheckout, createCheckout, updateCheckout, type UcpScope } from '../checkout/service';
-import { completeCheckout, settleCompletion, type OrderPlacedHook } from '../checkout/complete';
+import {
+  completeCheckout,
+  settleCompletion,
+  type OrderPlacedHook,
+  type OrderPlacement,
+} from '../checkout/complete';
 import {
   completeCheckoutRequest,
   createCheckoutRequest,
@@ -9,7 +14,9 @@ import {
 } from '../checkout/requests';
 import { loadSession } from '../checkout/sessions';
 import type { Checkout } from '../checkout/types';
+import { findProfile } from '../../profiles/service';
 import { businessProfile } from '../discovery';
+import { UcpError } from '../errors';
 import { findUcpOrder } from '../orders';
 import { announceOrderPlaced } from '../webhooks/order-placed';
 import { storeParam, ucpRoute, type UcpRequest } from './operation';
@@ -43,6 +50,27 @@ function scopeOf(request: UcpRequest<unknown>): UcpScope {
     settings: request.settings,
     caller: request.caller,
   };
+}
+
+/** Extension: the caller's profile a completed checkout's order is for. */
+const PROFILE_HEADER = 'x-profile-id';
+
+/**
+ * Our extension header of a completion, checked before anything is paid: the profile the order is
+ * for (a signed-in shopper's, as the dashboard sends it), which must be the caller's developer's.
+ */
+async function placementOf(r: UcpRequest<unknown>): Promise<OrderPlacement> {
+  const named = r.header(PROFILE_HEADER)?.trim();
+  if (!named) return { profileId: null };
+  const profile = r.caller.developer && (await findProfile(r.db, r.caller.developer, named));
+  if (!profile) {
+    throw new UcpError(
+      404,
+      'PROFILE_NOT_FOUND',
+      `X-Profile-Id ${named} is not a profile of this API key's developer`,
+    );
+  }
+  return { profileId: profile.id };
 }
 
 const notFound = { 404: 'No such store, or no such checkout of the caller' };
@@ -126,6 +154,8 @@ export function checkoutRoutes(api: Api): void {
       path: '/checkout-sessions/{id}/complete',
       operationId: 'ucpCompleteCheckout',
       summary: 'Pay and place the order',
+      description:
+        "Extensions: `X-Profile-Id` names a profile of the caller's developer the order is for (it then lists among the profile's orders; another is 404 PROFILE_NOT_FOUND). The order's source is ucp whichever client completes it.",
       params: idParam,
       body: completeCheckoutRequest,
       idempotent: 'complete',
@@ -134,14 +164,21 @@ export function checkoutRoutes(api: Api): void {
         ...auth,
         402: 'Payment declined',
         403: 'Payment refused as fraud (mock handler)',
-        ...notFound,
+        404: 'No such store, no such checkout of the caller, or X-Profile-Id not a profile of the caller',
         409: 'Completed, canceled, being completed, or changed since shown',
         502: 'The store refused or could not take the order',
         503: 'The store has not confirmed the order yet',
       },
     },
     async (r) => ({
-      body: await completeCheckout(scopeOf(r), r.params.id, r.input, r.baseUrl, onOrderPlaced),
+      body: await completeCheckout(
+        scopeOf(r),
+        r.params.id,
+        r.input,
+        r.baseUrl,
+        onOrderPlaced,
+        await placementOf(r),
+      ),
     }),
   );
 
