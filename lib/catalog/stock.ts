@@ -13,11 +13,15 @@ import type { StoreRow } from '../stores/access';
  * from the store's Admin API, when the store has a token: the storefront's products.json, which
  * the sync reads, says only whether a variant is available. A variant the platform does not
  * limit by stock gets null; one the Admin API does not list keeps what it had. Stock imported
- * with `store import-rules` (inventory.csv) is the import's and is left alone
- * (lib/ucp/rules/sources.ts). A failure is logged and leaves the stock as it was: the catalogue
+ * with `store import-rules` (inventory.csv) is the import's and is left alone unless `reclaim`
+ * takes it back (lib/ucp/rules/sources.ts). A failure is logged and leaves the stock as it was: the catalogue
  * sync itself succeeded. Returns how many variants were written.
  */
-export async function syncStock(db: Db, store: StoreRow): Promise<number> {
+export async function syncStock(
+  db: Db,
+  store: StoreRow,
+  { reclaim = false } = {},
+): Promise<number> {
   const connection = adminConnection(store, 'stock');
   if (!connection) return 0;
   const read = await platformFor(store).readStock(connection);
@@ -28,7 +32,7 @@ export async function syncStock(db: Db, store: StoreRow): Promise<number> {
   const counted = read.stock.filter((s) => s.quantity !== null);
   const unlimited = read.stock.filter((s) => s.quantity === null).map((s) => s.variantId);
   return db.transaction(async (tx) => {
-    if (!(await claimForSync(tx, store.id, ['stock'])).has('stock')) {
+    if (!(await claimForSync(tx, store.id, ['stock'], { reclaim })).has('stock')) {
       logger().info({ store: store.id }, 'stock is imported: not synced');
       return 0;
     }

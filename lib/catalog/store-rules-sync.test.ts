@@ -10,6 +10,8 @@ import { fastOrderSettings } from '../testing/fixtures/orders';
 import { startTestServer, type TestServer } from '../testing/server';
 import { uniqueDomain } from '../testing/unique';
 import { waitFor } from '../testing/wait-for';
+import { syncStoreRules } from './store-rules-sync';
+import { requireStore } from '../stores/registry';
 import { importStoreRules } from '../ucp/rules/import';
 import { ruleSources } from '../ucp/rules/sources';
 
@@ -201,5 +203,13 @@ describe("a store's checkout rules synced from its Admin API", () => {
     expect(codes).toEqual([{ code: 'LOCAL5' }]);
     expect((await ruleSources(t.database.db, storeId)).discounts).toBe('import');
     expect((await ratesInDatabase()).find((r) => r.id === 'std-ship')?.price).toBe(650);
+
+    // What `store sync-rules` runs: the imported part goes back to the sync.
+    const store = await requireStore(t.database.db, storeId);
+    const taken = await syncStoreRules(t.database.db, store, { reclaim: true });
+    expect(taken).toMatchObject({ synced: true, imported: [], written: { discounts: 2 } });
+    expect((await ruleSources(t.database.db, storeId)).discounts).toBe('shopify');
+    const back = await johnsCheckout('pot_ceramic', ['LOCAL5', '10OFF']);
+    expect(back.discounts.applied.map((d: any) => d.code)).toEqual(['10OFF']);
   });
 });

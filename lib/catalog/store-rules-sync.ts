@@ -7,6 +7,7 @@ import { writeRules, type RulesWritten } from '../ucp/rules/write';
 import { adminConnection } from './admin-connection';
 
 export interface RulesSyncOutcome {
+  synced: true;
   written: RulesWritten;
   /** Parts `store import-rules` wrote, which the sync leaves as they are. */
   imported: RulePart[];
@@ -16,28 +17,31 @@ export interface RulesSyncOutcome {
 
 const SYNCED_PARTS: RulePart[] = ['shipping_rates', 'discounts', 'promotions', 'customers'];
 
+export type RulesSync = RulesSyncOutcome | { synced: false; reason: string };
+
 /**
  * After a catalogue sync of a store with an Admin API token, its checkout rules from the
  * platform (shipping rates, discount codes, free-shipping promotions, customers and their
  * addresses) into the tables `store import-rules` writes, in one transaction, written as the
  * import writes them (lib/ucp/rules/write.ts), so that syncing twice leaves one copy. A part
- * the store imported stays the import's. A failed read is logged and leaves every rule as it
- * was: the catalogue sync itself succeeded. Undefined when nothing was read.
+ * the store imported stays the import's unless `reclaim` takes it back (`store sync-rules`). A
+ * failed read is logged and leaves every rule as it was: the catalogue sync itself succeeded.
  */
 export async function syncStoreRules(
   db: Db,
   store: StoreRow,
-): Promise<RulesSyncOutcome | undefined> {
+  { reclaim = false } = {},
+): Promise<RulesSync> {
   const connection = adminConnection(store, 'rules');
-  if (!connection) return undefined;
+  if (!connection) return { synced: false, reason: 'the store has no usable Admin API token' };
   const read = await platformFor(store).readRules(connection);
   if (!read.ok) {
     logger().warn({ store: store.id, reason: read.reason }, 'rules not synced');
-    return undefined;
+    return { synced: false, reason: read.reason };
   }
   const { rules } = read;
   const outcome = await db.transaction(async (tx) => {
-    const ours = await claimForSync(tx, store.id, SYNCED_PARTS);
+    const ours = await claimForSync(tx, store.id, SYNCED_PARTS, { reclaim });
     const written = await writeRules(tx, store.id, {
       shippingRates: ours.has('shipping_rates') ? rules.shippingRates : undefined,
       discounts: ours.has('discounts') ? rules.discounts : undefined,
@@ -45,7 +49,8 @@ export async function syncStoreRules(
       customers: ours.has('customers') ? rules.customers : undefined,
       addresses: ours.has('customers') ? rules.addresses : undefined,
     });
-    return { written, imported: SYNCED_PARTS.filter((p) => !ours.has(p)), skipped: rules.skipped };
+    const imported = SYNCED_PARTS.filter((p) => !ours.has(p));
+    return { synced: true as const, written, imported, skipped: rules.skipped };
   });
   logger().info({ store: store.id, ...outcome }, 'rules synced');
   return outcome;

@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { syncStock } from '../../catalog/stock';
+import { syncStoreRules } from '../../catalog/store-rules-sync';
+import { requireStore } from '../../stores/registry';
 import { readFileSync } from 'node:fs';
 import { CsvError } from '../../ucp/rules/csv';
 import { importStoreRules } from '../../ucp/rules/import';
@@ -56,6 +59,30 @@ export function registerUcpCommands(program: Command): void {
           opts.json,
           { store_id: storeId, ...outcome },
           `Store ${storeId}: imported ${parts.join(', ') || 'nothing'}${unknown}`,
+        );
+      });
+    });
+  store
+    .command('sync-rules <store>')
+    .description(
+      "Take a store's checkout rules and stock from its platform's Admin API now (the store needs a token), parts imported with import-rules included: from then on each catalogue sync keeps them synced",
+    )
+    .option('--json', 'print JSON')
+    .action(async (ref: string, opts: { json?: boolean }) => {
+      await withDatabase(async ({ db }) => {
+        const store = await requireStore(db, await requireStoreId(db, ref));
+        const rules = await syncStoreRules(db, store, { reclaim: true });
+        if (!rules.synced)
+          throw new CliError(`Store ${store.id}: rules not synced: ${rules.reason}`);
+        const stocked_variants = await syncStock(db, store, { reclaim: true });
+        const parts = Object.entries(rules.written).map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`);
+        emit(
+          opts.json,
+          { store_id: store.id, ...rules.written, stocked_variants, skipped: rules.skipped },
+          [
+            `Store ${store.id}: synced ${parts.join(', ')}, stock of ${stocked_variants} variants`,
+            ...rules.skipped.map((s) => `  skipped ${s}`),
+          ].join('\n'),
         );
       });
     });

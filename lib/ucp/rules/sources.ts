@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { storeRuleSources } from '../../db/schema';
 
@@ -7,17 +7,24 @@ export type RuleSource = (typeof storeRuleSources.$inferSelect)['source'];
 
 /**
  * Claims parts of a store's rules for the sync, inside the transaction that writes them, and
- * returns those it may write: every part but the imported ones. The upsert locks each part's
- * row, so an import of the same part waits for this transaction, or this one for the import's.
+ * returns those it may write: every part but the imported ones, or with `reclaim` (the
+ * operator's `store sync-rules`) every part, imported ones taken back. The upsert locks each
+ * part's row, so an import of the same part waits for this transaction, or this one for the
+ * import's.
  */
-export async function claimForSync(tx: Db, storeId: string, parts: RulePart[]) {
+export async function claimForSync(
+  tx: Db,
+  storeId: string,
+  parts: RulePart[],
+  { reclaim = false } = {},
+): Promise<Set<RulePart>> {
   const claimed = await tx
     .insert(storeRuleSources)
     .values(parts.map((part) => ({ storeId, part, source: 'shopify' as const })))
     .onConflictDoUpdate({
       target: [storeRuleSources.storeId, storeRuleSources.part],
-      set: { updatedAt: sql`now()` },
-      setWhere: sql`${storeRuleSources.source} <> 'import'`,
+      set: { source: 'shopify', updatedAt: sql`now()` },
+      setWhere: reclaim ? undefined : sql`${storeRuleSources.source} <> 'import'`,
     })
     .returning({ part: storeRuleSources.part });
   return new Set(claimed.map((c) => c.part));
@@ -33,15 +40,6 @@ export async function markImported(tx: Db, storeId: string, parts: RulePart[]): 
       target: [storeRuleSources.storeId, storeRuleSources.part],
       set: { source: 'import', updatedAt: sql`now()` },
     });
-}
-
-/** Hands a store's imported parts back to the sync (`store sync-rules`); returns them. */
-export async function releaseImported(db: Db, storeId: string): Promise<RulePart[]> {
-  const released = await db
-    .delete(storeRuleSources)
-    .where(and(eq(storeRuleSources.storeId, storeId), eq(storeRuleSources.source, 'import')))
-    .returning({ part: storeRuleSources.part });
-  return released.map((r) => r.part);
 }
 
 /** Where each part of the store's rules comes from now. */
