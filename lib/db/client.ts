@@ -52,13 +52,8 @@ function redact(url: string): string {
   return u.toString();
 }
 
-/**
- * Whether the handle runs statements on PGlite in this process (not on a server, nor on another
- * process's PGlite over its socket).
- */
-export function isEmbedded(db: Db): boolean {
-  return (db as { $client?: unknown }).$client instanceof PGlite;
-}
+// lib/search imports isEmbedded from here until it reads the engine adapter (./engine) itself.
+export { isEmbedded } from './engine';
 
 /**
  * Closes a PGlite without touching the process's exit code. PGlite 0.4's close() runs

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { queryRows, type Db } from './client';
-import { pgliteSimpleQuery } from './pglite-simple-query';
+import { inProcessClient } from './engine';
+import { pgliteSimpleQuery } from './engine/pglite-internals';
 
 /**
  * At most this many statement texts are prepared per process; others run unprepared. The
@@ -92,18 +93,17 @@ function nameOf(text: string): string | undefined {
  */
 export async function queryPrepared<T>(db: Db, query: SQL): Promise<T[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
+  const embedded = inProcessClient(db);
   const client = (db as { $client?: unknown }).$client;
-  const plain = params.every(isPlainParam);
-  const name = plain && (client instanceof pg.Pool || client instanceof PGlite) && nameOf(text);
+  const pool = client instanceof pg.Pool ? client : undefined;
+  const name = params.every(isPlainParam) && (embedded ?? pool) && nameOf(text);
   if (!name) return queryRows<T>(db, query);
-  if (client instanceof pg.Pool) {
-    try {
-      return (await client.query({ name, text, values: params })).rows as T[];
-    } catch (err) {
-      // A session shared with another client (PGlite's socket) may hold the name already.
-      if (isSqlState(err, DUPLICATE_PREPARED)) return queryRows<T>(db, query);
-      throw err;
-    }
+  if (embedded) return executeOnPglite<T>(embedded, name, text, params);
+  try {
+    return (await pool!.query({ name, text, values: params })).rows as T[];
+  } catch (err) {
+    // A session shared with another client (PGlite's socket) may hold the name already.
+    if (isSqlState(err, DUPLICATE_PREPARED)) return queryRows<T>(db, query);
+    throw err;
   }
-  return executeOnPglite<T>(client, name, text, params);
 }

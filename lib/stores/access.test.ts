@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
-import { isCitus } from '../db/citus';
+import { isCitus } from '../db/engine';
 import { genericPlanAvoidingScans, planAvoidingScans } from '../testing/plan';
 import { startTestServer, type TestServer } from '../testing/server';
 import { closedStoreIds, closedStoresQuery } from './access';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../db/client';
+import { engineOf } from '../db/engine';
 import type { TestServer } from './server';
 import { madeUpWord } from './unique';
 
@@ -9,8 +9,7 @@ import { madeUpWord } from './unique';
  * process now and then; tests of failing statements run on embedded PGlite, PostgreSQL and Citus.
  */
 export async function pgliteOverWire(t: TestServer): Promise<boolean> {
-  const [engine] = await queryRows<{ version: string }>(t.database.db, sql`select version()`);
-  return t.database.kind === 'postgres' && /wasm32/.test(engine!.version);
+  return (await engineOf(t.database.db)).name === 'pglite-socket';
 }
 
 /**

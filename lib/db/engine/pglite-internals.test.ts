@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgliteSimpleQuery } from './pglite-simple-query';
+import { pgliteSimpleQuery } from './pglite-internals';
 
 let client: PGlite;
 
@@ -9,6 +9,43 @@ beforeAll(async () => {
   await client.exec('CREATE TABLE probe (n int)');
 });
 afterAll(() => client?.close());
+
+describe("PGlite's internals that pgliteSimpleQuery relies on", () => {
+  it('has its exclusive-run locks, each taking the work to run', () => {
+    const member = (name: string) => (client as unknown as Record<string, unknown>)[name];
+    for (const name of ['_runExclusiveTransaction', '_runExclusiveQuery']) {
+      expect(member(name), name).toBeTypeOf('function');
+      expect((member(name) as (work: unknown) => unknown).length, name).toBe(1);
+    }
+    expect(member('execProtocolStream')).toBeTypeOf('function');
+  });
+
+  it('runs one exclusive query at a time, and returns what the work returns', async () => {
+    const events: string[] = [];
+    const work = (name: string) => async () => {
+      events.push(`${name} starts`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      events.push(`${name} ends`);
+      return name;
+    };
+    const answers = await Promise.all([
+      client._runExclusiveQuery(work('a')),
+      client._runExclusiveQuery(work('b')),
+    ]);
+    expect(answers).toEqual(['a', 'b']);
+    expect(events).toEqual(['a starts', 'a ends', 'b starts', 'b ends']);
+  });
+
+  it('keeps a parser per type OID, the array types of the catalogue included', () => {
+    const parsers = (
+      client as unknown as { parsers: Record<number, (v: string, t: number) => unknown> }
+    ).parsers;
+    expect(parsers).toBeTypeOf('object');
+    expect(parsers[23]!('42', 23)).toBe(42);
+    expect(parsers[20]!('9007199254740993', 20)).toBe(9007199254740993n);
+    expect(parsers[1009]!('{a,"b,c",NULL}', 1009)).toEqual(['a', 'b,c', null]);
+  });
+});
 
 describe('pgliteSimpleQuery', () => {
   it('reads every kind of value as PGlite query() does, arrays and NULLs included', async () => {

@@ -1,5 +1,11 @@
 import { protocol, type PGlite, type types } from '@electric-sql/pglite';
 
+/*
+ * The one module that reaches past PGlite's public API (0.4): its exclusive-run locks
+ * (`_runExclusiveTransaction`, `_runExclusiveQuery`, declared but internal) and its table of type
+ * parsers (`parsers`, undeclared). ./pglite-internals.test.ts fails when an upgrade changes them.
+ */
+
 type RowDescription = InstanceType<typeof protocol.messages.RowDescriptionMessage>;
 type DataRow = InstanceType<typeof protocol.messages.DataRowMessage>;
 
