@@ -52,7 +52,11 @@ export function chartPoints(runs: readonly RunLine[]): ChartPoint[] {
   return [...points.values()].sort((a, b) => a.products - b.products);
 }
 
-/** Vega-Lite: ms against products, both on log scales, a colour per engine and scope, p99 dashed. */
+/**
+ * Vega-Lite: ms against products, both on log scales, a colour per engine and scope, p99
+ * dashed. The points are a layer of their own, so that a series measured at one size shows, and
+ * the dash legend draws its lines (a line mark with points would draw it as dots).
+ */
 export function chartSpec(points: ChartPoint[]): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -60,7 +64,6 @@ export function chartSpec(points: ChartPoint[]): TopLevelSpec {
     width: 640,
     height: 400,
     data: { values: points },
-    mark: { type: 'line', point: true },
     encoding: {
       x: {
         field: 'products',
@@ -80,20 +83,18 @@ export function chartSpec(points: ChartPoint[]): TopLevelSpec {
         title: 'engine, scope',
         legend: { labelLimit: 0 },
       },
-      strokeDash: {
-        field: 'latency',
-        type: 'nominal',
-        title: 'percentile',
-        // A stroke legend symbol takes no colour from a dash encoding: given one here.
-        legend: {
-          symbolType: 'stroke',
-          symbolStrokeWidth: 2,
-          encode: { symbols: { update: { stroke: { value: '#444' } } } },
+      detail: [{ field: 'series' }, { field: 'latency' }],
+    },
+    layer: [
+      {
+        mark: 'line',
+        encoding: {
+          strokeDash: { field: 'latency', type: 'nominal', title: 'percentile' },
+          order: { field: 'products', type: 'quantitative' },
         },
       },
-      detail: [{ field: 'series' }, { field: 'latency' }],
-      order: { field: 'products', type: 'quantitative' },
-    },
+      { mark: { type: 'point', filled: true } },
+    ],
   };
 }
 
