@@ -13,6 +13,7 @@ import { otherVectorIndexes } from '../embeddings/vector-index';
 import { startUcpBackground } from '../ucp/webhooks/start';
 import { ensureDashboardKey } from './dashboard-key';
 import { onStop, whileStarting } from './lifecycle';
+import { warnWhenPgliteLarge } from './pglite-size-warning';
 import { prepareStoreTokenKey } from './token-key-notice';
 
 /** Start-up steps run once per server process, before the first request. */
@@ -40,6 +41,8 @@ addBootStep(async () => {
     'products hold text vectors of another model, which search does not use: run `npm run cli -- reindex` to embed every product and style for the active model',
   );
 });
+
+addBootStep(async () => warnWhenPgliteLarge(await getDatabase()));
 
 /** Errors that say the database server is not there yet, rather than that something is wrong. */
 const NOT_YET = new Set([
