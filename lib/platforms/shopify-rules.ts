@@ -93,10 +93,11 @@ const positive = (value: Money | null | undefined) =>
 const EXPRESS = /\b(express|priority|overnight|expedited|next[- ]day)\b/i;
 
 /**
- * Shopify's rates have names, not service levels: a name saying express (priority, overnight,
- * expedited, next day) is the `express` level, any other `standard`, so that a country's rate
- * replaces the Rest of World rate of its level. A zone's second rate of a level keeps its own
- * name as its level, so that it is still offered.
+ * Shopify's rates have names, not service levels. Within a zone, cheapest first, the first rate
+ * whose name says express (priority, overnight, expedited, next day) is the `express` level and
+ * the first other one `standard`, so that a country's rate replaces the Rest of World rate of
+ * its level and a free-shipping promotion frees the cheapest; every further rate is a level of
+ * its own (its name, or its name and id when a rate took that already), so it is still offered.
  */
 function zoneRates(zone: AdminZone, skipped: string[]): PlatformRules['shippingRates'] {
   const rates = [
@@ -123,8 +124,9 @@ function zoneRates(zone: AdminZone, skipped: string[]): PlatformRules['shippingR
   );
   return priced.flatMap(({ rate, price }) => {
     const title = rate.name ?? '';
-    let level = EXPRESS.test(title) ? 'express' : 'standard';
-    if (levels.has(level)) level = title.trim().toLowerCase();
+    const wanted = EXPRESS.test(title) ? 'express' : 'standard';
+    let level = levels.has(wanted) ? title.trim().toLowerCase() : wanted;
+    if (levels.has(level)) level = `${level} ${rate.id}`;
     levels.add(level);
     return countries.map((countryCode) => ({
       id: String(rate.id),
