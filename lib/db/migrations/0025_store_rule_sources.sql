@@ -13,13 +13,6 @@ CREATE TABLE "store_rule_sources" (
 ALTER TABLE "store_shipping_rates" DROP CONSTRAINT "store_shipping_rates_store_id_id_pk";--> statement-breakpoint
 ALTER TABLE "store_shipping_rates" ADD CONSTRAINT "store_shipping_rates_store_id_country_code_id_pk" PRIMARY KEY("store_id","country_code","id");--> statement-breakpoint
 ALTER TABLE "store_rule_sources" ADD CONSTRAINT "store_rule_sources_store_id_stores_id_fk" FOREIGN KEY ("store_id") REFERENCES "public"."stores"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
--- Rules written before this migration were imported (the import was their only source): they
--- stay the import's, so the first sync does not replace them.
-INSERT INTO "store_rule_sources" ("store_id", "part", "source")
-SELECT DISTINCT "store_id", 'shipping_rates', 'import' FROM "store_shipping_rates"
-UNION SELECT DISTINCT "store_id", 'discounts', 'import' FROM "store_discount_codes"
-UNION SELECT DISTINCT "store_id", 'promotions', 'import' FROM "store_promotions"
-UNION SELECT DISTINCT "store_id", 'customers', 'import' FROM "store_customers";--> statement-breakpoint
 -- On a Citus coordinator: a reference table like the rules it describes (0023). Plain
 -- PostgreSQL and PGlite skip this block.
 DO $$
@@ -30,4 +23,16 @@ BEGIN
     ALTER TABLE "store_rule_sources" ADD CONSTRAINT "store_rule_sources_store_id_stores_id_fk"
       FOREIGN KEY ("store_id") REFERENCES "public"."stores"("id") ON DELETE cascade;
   END IF;
-END $$;
+END $$;--> statement-breakpoint
+-- Rules written before this migration were imported (the import was their only source): they
+-- stay the import's, so the first sync does not replace them. One statement per part: Citus
+-- 13.2 answers "INSERT has more target columns than expressions" to one INSERT ... SELECT ...
+-- UNION into this table once its foreign key to stores makes it a Citus table.
+INSERT INTO "store_rule_sources" ("store_id", "part", "source")
+SELECT DISTINCT "store_id", 'shipping_rates'::text, 'import'::text FROM "store_shipping_rates";--> statement-breakpoint
+INSERT INTO "store_rule_sources" ("store_id", "part", "source")
+SELECT DISTINCT "store_id", 'discounts'::text, 'import'::text FROM "store_discount_codes";--> statement-breakpoint
+INSERT INTO "store_rule_sources" ("store_id", "part", "source")
+SELECT DISTINCT "store_id", 'promotions'::text, 'import'::text FROM "store_promotions";--> statement-breakpoint
+INSERT INTO "store_rule_sources" ("store_id", "part", "source")
+SELECT DISTINCT "store_id", 'customers'::text, 'import'::text FROM "store_customers";

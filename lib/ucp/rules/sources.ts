@@ -23,7 +23,8 @@ export async function claimForSync(
     .values(parts.map((part) => ({ storeId, part, source: 'shopify' as const })))
     .onConflictDoUpdate({
       target: [storeRuleSources.storeId, storeRuleSources.part],
-      set: { source: 'shopify', updatedAt: sql`now()` },
+      // A parameter, not now(): Citus refuses a function that is not immutable in DO UPDATE SET.
+      set: { source: 'shopify', updatedAt: new Date() },
       setWhere: reclaim ? undefined : sql`${storeRuleSources.source} <> 'import'`,
     })
     .returning({ part: storeRuleSources.part });
@@ -38,7 +39,7 @@ export async function markImported(tx: Db, storeId: string, parts: RulePart[]): 
     .values(parts.map((part) => ({ storeId, part, source: 'import' as const })))
     .onConflictDoUpdate({
       target: [storeRuleSources.storeId, storeRuleSources.part],
-      set: { source: 'import', updatedAt: sql`now()` },
+      set: { source: 'import', updatedAt: new Date() },
     });
 }
 
