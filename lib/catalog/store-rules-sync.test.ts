@@ -167,7 +167,7 @@ describe("a store's checkout rules synced from its Admin API", () => {
     ]);
   });
 
-  it('takes a changed rate at the next sync, and keeps the rules when a read fails', async () => {
+  it('takes a changed rate at the next sync, and keeps a part whose read fails', async () => {
     sim.setRules(domain, withStandardAt(700));
     await sync();
     expect((await optionsTo((await johnsCheckout('pot_ceramic')).id, 'addr_1'))[0]).toEqual([
@@ -176,16 +176,22 @@ describe("a store's checkout rules synced from its Admin API", () => {
       700,
     ]);
 
+    // A read that fails (every attempt: PLATFORM_RETRY_LIMIT 2, three) leaves its part as it
+    // was; the parts read succeed.
     sim.setRules(domain, { ...withStandardAt(900), discounts: [] });
-    // Every attempt of the read (PLATFORM_RETRY_LIMIT 2: three) fails.
-    sim.inject({ kind: 'status', status: 503, match: { pathRegex: 'customers\\.json' }, times: 3 });
+    sim.inject({
+      kind: 'status',
+      status: 503,
+      match: { pathRegex: 'price_rules\\.json' },
+      times: 3,
+    });
     await sync();
     const after = await johnsCheckout('pot_ceramic', ['10OFF']);
     expect(after.discounts.applied.map((d: any) => d.code)).toEqual(['10OFF']);
     expect((await optionsTo(after.id, 'addr_1'))[0]).toEqual([
       'std-ship',
       'Standard Shipping',
-      700,
+      900,
     ]);
     sim.setRules(domain, rules);
   });

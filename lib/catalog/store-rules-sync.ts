@@ -13,9 +13,9 @@ export interface RulesSyncOutcome {
   imported: RulePart[];
   /** What the platform has that a checkout here could not honour, with the reason. */
   skipped: string[];
+  /** Resources that could not be read: their parts stay as they were. */
+  failed: string[];
 }
-
-const SYNCED_PARTS: RulePart[] = ['shipping_rates', 'discounts', 'promotions', 'customers'];
 
 export type RulesSync = RulesSyncOutcome | { synced: false; reason: string };
 
@@ -25,7 +25,7 @@ export type RulesSync = RulesSyncOutcome | { synced: false; reason: string };
  * addresses) into the tables `store import-rules` writes, in one transaction, written as the
  * import writes them (lib/ucp/rules/write.ts), so that syncing twice leaves one copy. A part
  * the store imported stays the import's unless `reclaim` takes it back (`store sync-rules`). A
- * failed read is logged and leaves every rule as it was: the catalogue sync itself succeeded.
+ * failed read is logged and leaves its part as it was: the catalogue sync itself succeeded.
  */
 export async function syncStoreRules(
   db: Db,
@@ -34,14 +34,21 @@ export async function syncStoreRules(
 ): Promise<RulesSync> {
   const connection = adminConnection(store, 'rules');
   if (!connection) return { synced: false, reason: 'the store has no usable Admin API token' };
-  const read = await platformFor(store).readRules(connection);
-  if (!read.ok) {
-    logger().warn({ store: store.id, reason: read.reason }, 'rules not synced');
-    return { synced: false, reason: read.reason };
+  const rules = await platformFor(store).readRules(connection);
+  if (rules.failed.length) {
+    logger().warn(
+      { store: store.id, failed: rules.failed },
+      'rules not synced from every resource',
+    );
   }
-  const { rules } = read;
+  const read: RulePart[] = [];
+  if (rules.shippingRates) read.push('shipping_rates');
+  if (rules.discounts) read.push('discounts');
+  if (rules.promotions) read.push('promotions');
+  if (rules.customers) read.push('customers');
+  if (!read.length) return { synced: false, reason: rules.failed.join('; ') };
   const outcome = await db.transaction(async (tx) => {
-    const ours = await claimForSync(tx, store.id, SYNCED_PARTS, { reclaim });
+    const ours = await claimForSync(tx, store.id, read, { reclaim });
     const written = await writeRules(tx, store.id, {
       shippingRates: ours.has('shipping_rates') ? rules.shippingRates : undefined,
       discounts: ours.has('discounts') ? rules.discounts : undefined,
@@ -49,8 +56,14 @@ export async function syncStoreRules(
       customers: ours.has('customers') ? rules.customers : undefined,
       addresses: ours.has('customers') ? rules.addresses : undefined,
     });
-    const imported = SYNCED_PARTS.filter((p) => !ours.has(p));
-    return { synced: true as const, written, imported, skipped: rules.skipped };
+    const imported = read.filter((p) => !ours.has(p));
+    return {
+      synced: true as const,
+      written,
+      imported,
+      skipped: rules.skipped,
+      failed: rules.failed,
+    };
   });
   logger().info({ store: store.id, ...outcome }, 'rules synced');
   return outcome;

@@ -2,15 +2,19 @@ import type { KyInstance } from 'ky';
 import { toCents, toPriceString } from '../catalog/decimal';
 import { platformSettings } from './settings';
 import { readClient, readEveryPage, readFailure } from './shopify-http';
-import type { PlatformRules, PlatformRulesRead, StoreConnection } from './types';
+import type { PlatformRules, StoreConnection } from './types';
 
 /**
  * A store's checkout rules through the Admin REST API: shipping rates from `shipping_zones.json`,
  * discount codes and free-shipping promotions from `price_rules.json` with each rule's
  * `price_rules/{id}/discount_codes.json`, customers and their addresses from `customers.json`
  * (lists read page by page by their cursor links). What a checkout here cannot honour is left
- * out and named in `skipped`, never approximated.
+ * out and named in `skipped`, never approximated. Each resource is read on its own: one that
+ * fails (a token without the `read_customers` scope) leaves its part out and the others in.
  */
+
+/** One resource's rules as they are read, before the read is known to have succeeded. */
+type Draft = Required<Omit<PlatformRules, 'failed'>>;
 
 type Id = number | string;
 type Money = string | number;
@@ -99,7 +103,7 @@ const EXPRESS = /\b(express|priority|overnight|expedited|next[- ]day)\b/i;
  * its level and a free-shipping promotion frees the cheapest; every further rate is a level of
  * its own (its name, or its name and id when a rate took that already), so it is still offered.
  */
-function zoneRates(zone: AdminZone, skipped: string[]): PlatformRules['shippingRates'] {
+function zoneRates(zone: AdminZone, skipped: string[]): Draft['shippingRates'] {
   const rates = [
     ...(zone.price_based_shipping_rates ?? []).map((rate) => {
       const bounded = positive(rate.min_order_subtotal) || rate.max_order_subtotal != null;
@@ -217,7 +221,7 @@ function classify(rule: AdminPriceRule, now: Date): Classified {
   return { kind: 'skip', reason: `target type ${rule.target_type}` };
 }
 
-async function readPriceRules(api: KyInstance, rules: PlatformRules, now: Date): Promise<void> {
+async function readPriceRules(api: KyInstance, rules: Draft, now: Date): Promise<void> {
   const priceRules: AdminPriceRule[] = [];
   await readEveryPage(api, 'price_rules.json', new URLSearchParams({ limit: '250' }), (body) => {
     priceRules.push(...((body as { price_rules?: AdminPriceRule[] }).price_rules ?? []));
@@ -256,7 +260,7 @@ async function readPriceRules(api: KyInstance, rules: PlatformRules, now: Date):
   }
 }
 
-function readCustomer(customer: AdminCustomer, rules: PlatformRules): void {
+function readCustomer(customer: AdminCustomer, rules: Draft): void {
   if (customer.id === undefined) return;
   if (!customer.email) {
     rules.skipped.push(`customer ${customer.id}: no e-mail (a checkout knows buyers by e-mail)`);
@@ -282,30 +286,55 @@ function readCustomer(customer: AdminCustomer, rules: PlatformRules): void {
   }
 }
 
-export async function readRules(connection: StoreConnection): Promise<PlatformRulesRead> {
+export async function readRules(connection: StoreConnection): Promise<PlatformRules> {
   const settings = platformSettings();
   const api = readClient(connection, settings);
-  const rules: PlatformRules = {
-    shippingRates: [],
-    discounts: [],
-    promotions: [],
-    customers: [],
-    addresses: [],
-    skipped: [],
-  };
-  try {
-    const zones = await api.get('shipping_zones.json').json<{ shipping_zones?: AdminZone[] }>();
-    for (const zone of zones.shipping_zones ?? []) {
-      rules.shippingRates.push(...zoneRates(zone, rules.skipped));
+  const page = new URLSearchParams({ limit: '250' });
+  const reads: [string, (draft: Draft) => Promise<void>, (keyof Draft)[]][] = [
+    [
+      'shipping_zones.json',
+      async (draft) => {
+        const body = await api.get('shipping_zones.json').json<{ shipping_zones?: AdminZone[] }>();
+        for (const zone of body.shipping_zones ?? []) {
+          draft.shippingRates.push(...zoneRates(zone, draft.skipped));
+        }
+      },
+      ['shippingRates'],
+    ],
+    [
+      'price_rules.json',
+      (draft) => readPriceRules(api, draft, new Date()),
+      ['discounts', 'promotions'],
+    ],
+    [
+      'customers.json',
+      (draft) =>
+        readEveryPage(api, 'customers.json', page, (body) => {
+          for (const customer of (body as { customers?: AdminCustomer[] }).customers ?? []) {
+            readCustomer(customer, draft);
+          }
+        }),
+      ['customers', 'addresses'],
+    ],
+  ];
+  const rules: PlatformRules = { skipped: [], failed: [] };
+  for (const [resource, read, parts] of reads) {
+    const draft: Draft = {
+      shippingRates: [],
+      discounts: [],
+      promotions: [],
+      customers: [],
+      addresses: [],
+      skipped: [],
+    };
+    try {
+      await read(draft);
+    } catch (error) {
+      rules.failed.push(`${resource}: ${await readFailure(error, settings)}`);
+      continue;
     }
-    await readPriceRules(api, rules, new Date());
-    await readEveryPage(api, 'customers.json', new URLSearchParams({ limit: '250' }), (body) => {
-      for (const customer of (body as { customers?: AdminCustomer[] }).customers ?? []) {
-        readCustomer(customer, rules);
-      }
-    });
-    return { ok: true, rules };
-  } catch (error) {
-    return { ok: false, reason: await readFailure(error, settings) };
+    Object.assign(rules, Object.fromEntries(parts.map((part) => [part, draft[part]])));
+    rules.skipped.push(...draft.skipped);
   }
+  return rules;
 }

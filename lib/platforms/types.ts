@@ -90,20 +90,20 @@ export type PlatformStock =
 
 /**
  * A store's checkout rules as its platform serves them, in the shapes `store import-rules` writes
- * (money in minor units, ids as the platform gives them). `skipped` names what was read and
- * left out because a checkout here could not honour it (a code limited to some customers, a
- * rate for some order weights), each with the reason.
+ * (money in minor units, ids as the platform gives them). A part is absent when its read failed
+ * (`failed` says why: a missing access scope fails one resource, not the others). `skipped` names
+ * what was read and left out because a checkout here could not honour it (a code limited to some
+ * customers, a rate for some order weights), each with the reason.
  */
 export interface PlatformRules {
-  shippingRates: NonNullable<StoreRules['shippingRates']>;
-  discounts: NonNullable<StoreRules['discounts']>;
-  promotions: NonNullable<StoreRules['promotions']>;
-  customers: NonNullable<StoreRules['customers']>;
-  addresses: NonNullable<StoreRules['addresses']>;
+  shippingRates?: NonNullable<StoreRules['shippingRates']>;
+  discounts?: NonNullable<StoreRules['discounts']>;
+  promotions?: NonNullable<StoreRules['promotions']>;
+  customers?: NonNullable<StoreRules['customers']>;
+  addresses?: NonNullable<StoreRules['addresses']>;
   skipped: string[];
+  failed: string[];
 }
-
-export type PlatformRulesRead = { ok: true; rules: PlatformRules } | { ok: false; reason: string };
 
 export interface PlatformTracking {
   number: string;
@@ -127,7 +127,7 @@ export interface StorePlatform {
   /** Every variant's stock, as the platform's Admin API shows it. */
   readStock(connection: StoreConnection): Promise<PlatformStock>;
   /** Shipping rates, discount codes, free-shipping promotions and customers with addresses. */
-  readRules(connection: StoreConnection): Promise<PlatformRulesRead>;
+  readRules(connection: StoreConnection): Promise<PlatformRules>;
   /** The order's shipments so far (none: not shipped yet). */
   listFulfillments(
     connection: StoreConnection,

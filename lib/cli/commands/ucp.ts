@@ -78,10 +78,17 @@ export function registerUcpCommands(program: Command): void {
         const parts = Object.entries(rules.written).map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`);
         emit(
           opts.json,
-          { store_id: store.id, ...rules.written, stocked_variants, skipped: rules.skipped },
+          {
+            store_id: store.id,
+            ...rules.written,
+            stocked_variants,
+            skipped: rules.skipped,
+            failed: rules.failed,
+          },
           [
             `Store ${store.id}: synced ${parts.join(', ')}, stock of ${stocked_variants} variants`,
             ...rules.skipped.map((s) => `  skipped ${s}`),
+            ...rules.failed.map((f) => `  not read (that part is as it was): ${f}`),
           ].join('\n'),
         );
       });
