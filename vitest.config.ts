@@ -1,13 +1,53 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { NO_TEST_DATABASE, UNREACHABLE_DATABASE } from './lib/testing/no-test-database';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-// TEST_CANARY=1 runs only the deliberately failing canary (see lib/testing/stages.ts).
-const include = process.env.TEST_CANARY ? ['lib/testing/canary.canary.ts'] : ['lib/**/*.test.ts'];
+/*
+ * A test file whose first lines hold NO_TEST_DATABASE opens no test database: it tests code that needs
+ * none, or opens a database of its own ('memory://', a data directory). It runs once, in the
+ * embedded run, and not again in the wire runs (wire PGlite, PostgreSQL, Citus), where it would
+ * test the same thing again. In the embedded run it gets a TEST_DATABASE_URL that nothing
+ * answers, so a marked file that does open the test database fails there instead of passing
+ * unchecked.
+ */
+
+function testFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => path.join(dir, file));
+}
+
+const marked = testFiles('lib').filter((file) =>
+  fs.readFileSync(file, 'utf8').split('\n', 5).includes(NO_TEST_DATABASE),
+);
+// The wire runs name their server here (TEST_DATABASE=wire starts one in global-setup).
+const wire = process.env.TEST_DATABASE === 'wire' || Boolean(process.env.TEST_DATABASE_URL);
+
+const canary: TestProjectInlineConfiguration = {
+  extends: true,
+  // TEST_CANARY=1 runs only the deliberately failing canary (see lib/testing/stages.ts).
+  test: { name: 'canary', include: ['lib/testing/canary.canary.ts'] },
+};
+const database: TestProjectInlineConfiguration = {
+  extends: true,
+  test: {
+    name: 'database',
+    include: ['lib/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...marked],
+  },
+};
+const noDatabase: TestProjectInlineConfiguration = {
+  extends: true,
+  test: { name: 'no-database', include: marked, env: { TEST_DATABASE_URL: UNREACHABLE_DATABASE } },
+};
+const projects = process.env.TEST_CANARY ? [canary] : wire ? [database] : [database, noDatabase];
 
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(__dirname) } },
   test: {
-    include,
+    projects,
     globalSetup: ['lib/testing/global-setup.ts'],
     // One embedding worker per test process: test files run side by side on a shared machine.
     env: { LOG_LEVEL: 'silent', EMBEDDING_WORKERS: '1' },

@@ -1,3 +1,4 @@
+// @no-test-database
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adminExport } from '../testing/fixtures/admin-export';

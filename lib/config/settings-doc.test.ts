@@ -1,3 +1,4 @@
+// @no-test-database
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';

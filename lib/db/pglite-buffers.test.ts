@@ -1,3 +1,4 @@
+// @no-test-database
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

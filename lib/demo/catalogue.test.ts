@@ -1,3 +1,4 @@
+// @no-test-database
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';

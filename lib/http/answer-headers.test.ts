@@ -1,3 +1,4 @@
+// @no-test-database
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';

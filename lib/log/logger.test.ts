@@ -1,3 +1,4 @@
+// @no-test-database
 import { execFileSync } from 'node:child_process';
 import { expect, it } from 'vitest';
 

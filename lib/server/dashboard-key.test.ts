@@ -1,3 +1,4 @@
+// @no-test-database
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { authenticate, createDeveloper, createKey } from '../auth/keys';

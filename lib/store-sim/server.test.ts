@@ -1,3 +1,4 @@
+// @no-test-database
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';

@@ -1,3 +1,4 @@
+// @no-test-database
 import { describe, expect, it } from 'vitest';
 import { buildApi } from '../http/app';
 import { checkDocumented } from './documented';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../db/client';
+import { testDatabaseUrl } from './no-test-database';
 import { startTestServer, type TestServer } from './server';
 
 export interface OwnDatabase {
@@ -28,7 +29,7 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
  * names), the file gets an in-process PGlite.
  */
 export async function ownDatabase(label: string): Promise<OwnDatabase> {
-  const server = process.env.TEST_DATABASE_URL;
+  const server = testDatabaseUrl();
   const memory = { url: 'memory://', drop: () => Promise.resolve() };
   if (!server) return memory;
   const name = `${label}_${randomBytes(6).toString('hex')}`.toLowerCase();

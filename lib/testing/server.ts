@@ -5,6 +5,7 @@ import { closeDatabase, openDatabase, setDatabase, type Database } from '../db/c
 import { buildApi } from '../http/app';
 import type { DeclaredOperation } from '../http/operation';
 import { checkDocumented } from './documented';
+import { testDatabaseUrl } from './no-test-database';
 
 export interface TestServer {
   baseUrl: string;
@@ -44,7 +45,7 @@ export interface TestServer {
  */
 export async function startTestServer(opts: { url?: string } = {}): Promise<TestServer> {
   const database = await openDatabase({
-    url: opts.url ?? process.env.TEST_DATABASE_URL ?? 'memory://',
+    url: opts.url ?? testDatabaseUrl() ?? 'memory://',
   });
   setDatabase(database);
   const { app, operations } = buildApi();

@@ -1,3 +1,4 @@
+// @no-test-database
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { progressLine } from './progress';
 

@@ -1,3 +1,4 @@
+// @no-test-database
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generate, GENERATED, SPEC_SCHEMAS } from './ucp-schemas';

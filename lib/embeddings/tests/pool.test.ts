@@ -1,3 +1,4 @@
+// @no-test-database
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadTextModel } from '../models';
 import { PooledTextProvider } from '../pool';

@@ -1,3 +1,4 @@
+// @no-test-database
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../errors';
 import { fetchImage } from '../fetch';

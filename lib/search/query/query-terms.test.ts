@@ -1,3 +1,4 @@
+// @no-test-database
 import { describe, expect, it } from 'vitest';
 import { analyze, queryTerms } from './analyzer';
 import { rewriteTerms, vocabularyLookups } from './query-terms';

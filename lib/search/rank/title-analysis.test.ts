@@ -1,3 +1,4 @@
+// @no-test-database
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../query/analyzer';
 import { analyzedTitle } from './title-analysis';

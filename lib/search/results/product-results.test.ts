@@ -1,3 +1,4 @@
+// @no-test-database
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client';
 import { loadProducts } from './product-results';

@@ -1,3 +1,4 @@
+// @no-test-database
 import { describe, expect, it } from 'vitest';
 import { pickLexicalCandidates } from './cached-lexical-candidates';
 import type { LexicalQuery } from '../query/query-terms';

@@ -1,3 +1,4 @@
+// @no-test-database
 import fs from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startApiProcess, type ApiProcess } from './api-process';

@@ -1,3 +1,4 @@
+// @no-test-database
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES, type FeatureName } from '../../search/rank/ranker/features';
 import { parseRankerModel, scoreWithRanker } from '../../search/rank/ranker/model';

@@ -1,3 +1,4 @@
+// @no-test-database
 import { flattenedVerify, importJWK } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setEnv } from '../../testing/env';
