@@ -19,22 +19,39 @@ export function amountOf(totals: Totals, type = 'total'): number {
   return totals.find((t) => t.type === type)?.amount ?? 0;
 }
 
-/** A checkout's or an order's totals, in the currency's format, the total in bold. */
-export function TotalsList({ totals, currency }: { totals: Totals; currency: string }) {
+/**
+ * The Totals card of the checkout and of its order: each total in the currency's format, the
+ * total in bold; `children` add a line under them.
+ */
+export function TotalsCard({
+  totals,
+  currency,
+  children,
+}: {
+  totals: Totals;
+  currency: string;
+  children?: React.ReactNode;
+}) {
   return (
-    <dl className="grid max-w-sm grid-cols-[1fr_auto] gap-x-4 gap-y-1">
-      {totals.map((t) => {
-        const strong = t.type === 'total' ? 'font-semibold' : '';
-        return (
-          <div key={t.type} className="contents" data-testid={`total-${t.type}`}>
-            <dt className={strong}>{TOTAL_WORDS[t.type] ?? t.type}</dt>
-            <dd className={`text-right ${strong}`}>
-              {SUBTRACTED.has(t.type) ? '−' : ''}
-              {formatMinor(t.amount, currency)}
-            </dd>
-          </div>
-        );
-      })}
-    </dl>
+    <section aria-labelledby="totals-heading" className="card space-y-2">
+      <h2 id="totals-heading" className="text-lg font-semibold">
+        Totals
+      </h2>
+      <dl className="grid max-w-sm grid-cols-[1fr_auto] gap-x-4 gap-y-1">
+        {totals.map((t) => {
+          const strong = t.type === 'total' ? 'font-semibold' : '';
+          return (
+            <div key={t.type} className="contents" data-testid={`total-${t.type}`}>
+              <dt className={strong}>{TOTAL_WORDS[t.type] ?? t.type}</dt>
+              <dd className={`text-right ${strong}`}>
+                {SUBTRACTED.has(t.type) ? '−' : ''}
+                {formatMinor(t.amount, currency)}
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+      {children}
+    </section>
   );
 }

@@ -1,18 +1,15 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { useForm, type Path } from 'react-hook-form';
-import { describeFailure } from '@/components/code-words';
 import { Field } from '@/components/field';
-import { Notice } from '@/components/notice';
 import type { ShippingRecord } from '@/lib/api-client';
 import {
   shippingAddressInput,
   type ShippingAddressFormValues,
   type ShippingAddressInput,
 } from '@/lib/contract/shipping';
+import { useFormAction } from '../_client/action-outcome';
 import { saveAddressAction } from './actions';
 
 const FIELDS: Array<{
@@ -51,36 +48,27 @@ function initialValues(saved?: ShippingRecord | null): ShippingAddressFormValues
 
 /** The address form checks with the API's own schema (country-aware postal and phone rules). */
 export function AddressForm({ saved }: { saved?: ShippingRecord | null }) {
-  const router = useRouter();
-  const [outcome, setOutcome] = useState<{ ok: boolean; words: string }>();
   const form = useForm<ShippingAddressFormValues, unknown, ShippingAddressInput>({
     resolver: zodResolver(shippingAddressInput),
     defaultValues: initialValues(saved),
   });
   const { errors, isSubmitting } = form.formState;
+  const { onSubmit, notice } = useFormAction(
+    form,
+    saveAddressAction,
+    () => 'Address saved.',
+    (result) => {
+      if (result.ok) return;
+      for (const issue of result.issues ?? []) {
+        const field = issue.path.replace(/^shipping_address\./, '');
+        if (FIELDS.some((f) => f.name === field))
+          form.setError(field as Path<ShippingAddressFormValues>, { message: issue.message });
+      }
+    },
+  );
 
   return (
-    <form
-      noValidate
-      className="space-y-3"
-      onSubmit={(event) =>
-        void form.handleSubmit(async (values) => {
-          setOutcome(undefined);
-          const result = await saveAddressAction(values);
-          if (result.ok) {
-            setOutcome({ ok: true, words: 'Address saved.' });
-            router.refresh();
-            return;
-          }
-          for (const issue of result.issues ?? []) {
-            const field = issue.path.replace(/^shipping_address\./, '');
-            if (FIELDS.some((f) => f.name === field))
-              form.setError(field as Path<ShippingAddressFormValues>, { message: issue.message });
-          }
-          setOutcome({ ok: false, words: describeFailure(result.code, result.error) });
-        })(event)
-      }
-    >
+    <form noValidate className="space-y-3" onSubmit={onSubmit}>
       <div className="grid gap-3 sm:grid-cols-2">
         {FIELDS.map((f) => (
           <Field
@@ -97,7 +85,7 @@ export function AddressForm({ saved }: { saved?: ShippingRecord | null }) {
       <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
         {isSubmitting ? 'Saving…' : 'Save address'}
       </button>
-      {outcome && <Notice tone={outcome.ok ? 'success' : 'error'}>{outcome.words}</Notice>}
+      {notice}
     </form>
   );
 }

@@ -1,44 +1,29 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { describeFailure } from '@/components/code-words';
-import { Notice } from '@/components/notice';
 import { STYLE_TEXT_MAX, styleText } from '@/lib/contract/styles';
+import { useFormAction } from '../_client/action-outcome';
 import { saveStyleAction } from './actions';
 
 // The API's own rule for the text, so the browser shows it before anything is sent.
 const schema = z.object({ text: styleText });
 
 export function StyleForm({ text }: { text?: string }) {
-  const router = useRouter();
-  const [outcome, setOutcome] = useState<{ ok: boolean; words: string }>();
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
     defaultValues: { text: text ?? '' },
   });
+  const { onSubmit, notice } = useFormAction(
+    form,
+    (values) => saveStyleAction(values.text),
+    () => 'Style saved.',
+  );
   const error = form.formState.errors.text?.message;
 
   return (
-    <form
-      noValidate
-      className="space-y-3"
-      onSubmit={(event) =>
-        void form.handleSubmit(async (values) => {
-          setOutcome(undefined);
-          const result = await saveStyleAction(values.text);
-          if (result.ok) {
-            setOutcome({ ok: true, words: 'Style saved.' });
-            router.refresh();
-          } else {
-            setOutcome({ ok: false, words: describeFailure(result.code, result.error) });
-          }
-        })(event)
-      }
-    >
+    <form noValidate className="space-y-3" onSubmit={onSubmit}>
       <div>
         <label htmlFor="style-text" className="block text-sm font-medium">
           Style description
@@ -64,7 +49,7 @@ export function StyleForm({ text }: { text?: string }) {
       <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
         {form.formState.isSubmitting ? 'Saving…' : 'Save style'}
       </button>
-      {outcome && <Notice tone={outcome.ok ? 'success' : 'error'}>{outcome.words}</Notice>}
+      {notice}
     </form>
   );
 }

@@ -1,13 +1,10 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { describeFailure } from '@/components/code-words';
 import { Field } from '@/components/field';
-import { Notice } from '@/components/notice';
+import { useFormAction } from '../_client/action-outcome';
 import { registerStoreAction } from './actions';
 
 const optionalText = z
@@ -26,31 +23,21 @@ const schema = z.object({
 });
 
 export function RegisterStoreForm() {
-  const router = useRouter();
-  const [outcome, setOutcome] = useState<{ ok: boolean; words: string }>();
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
     defaultValues: { domain: '', name: '', base_url: '' },
   });
   const { errors, isSubmitting } = form.formState;
+  const { onSubmit, notice } = useFormAction(
+    form,
+    registerStoreAction,
+    (store) => `Store ${store.domain} registered.`,
+    (result) => {
+      if (result.ok) form.reset();
+    },
+  );
   return (
-    <form
-      noValidate
-      className="card grid gap-3 sm:grid-cols-3"
-      onSubmit={(event) =>
-        void form.handleSubmit(async (values) => {
-          setOutcome(undefined);
-          const result = await registerStoreAction(values);
-          if (result.ok) {
-            setOutcome({ ok: true, words: `Store ${result.data.domain} registered.` });
-            form.reset();
-            router.refresh();
-          } else {
-            setOutcome({ ok: false, words: describeFailure(result.code, result.error) });
-          }
-        })(event)
-      }
-    >
+    <form noValidate className="card grid gap-3 sm:grid-cols-3" onSubmit={onSubmit}>
       <Field
         label="Domain"
         id="store-domain"
@@ -76,11 +63,7 @@ export function RegisterStoreForm() {
           {isSubmitting ? 'Registering…' : 'Register store'}
         </button>
       </div>
-      {outcome && (
-        <div className="sm:col-span-3">
-          <Notice tone={outcome.ok ? 'success' : 'error'}>{outcome.words}</Notice>
-        </div>
-      )}
+      {notice && <div className="sm:col-span-3">{notice}</div>}
     </form>
   );
 }

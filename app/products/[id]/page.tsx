@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { describeFailure } from '@/components/code-words';
 import { formatPrice } from '@/components/format';
-import { Notice } from '@/components/notice';
+import { LoadFailure } from '@/components/load-failure';
 import { realOptions, variantName } from '@/components/variant-words';
 import { apiClientFromEnv } from '@/lib/api-client';
 import { toResult } from '../../_server/action-result';
@@ -70,15 +70,13 @@ export default async function ProductPage({ params, searchParams }: Props) {
 
   if (!result.ok) {
     return (
-      <div className="space-y-4">
-        <h1 className="text-2xl font-semibold">Product</h1>
-        <Notice tone="error" title="This product could not be shown">
-          {describeFailure(result.code, result.error)}
-        </Notice>
-        <Link href={back} className="underline">
-          Back to the search
-        </Link>
-      </div>
+      <LoadFailure
+        heading="Product"
+        title="This product could not be shown"
+        back={{ href: back, label: 'Back to the search' }}
+      >
+        {describeFailure(result.code, result.error)}
+      </LoadFailure>
     );
   }
 

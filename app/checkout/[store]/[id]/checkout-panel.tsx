@@ -18,7 +18,7 @@ import {
   completeCheckoutAction,
 } from '../../actions';
 import { PAYMENT_WORDS } from '../../payment';
-import { amountOf, TotalsList } from '../../totals';
+import { amountOf, TotalsCard } from '../../totals';
 
 const codeSchema = z.object({
   code: z.string().trim().min(1, 'Enter a code').max(100, 'A code is at most 100 characters'),
@@ -179,15 +179,11 @@ export function CheckoutPanel({ storeId, initial }: { storeId: string; initial: 
         ))}
       </section>
 
-      <section aria-labelledby="totals-heading" className="card space-y-2">
-        <h2 id="totals-heading" className="text-lg font-semibold">
-          Totals
-        </h2>
-        <TotalsList totals={checkout.totals} currency={checkout.currency} />
+      <TotalsCard totals={checkout.totals} currency={checkout.currency}>
         {!checkout.totals.some((t) => t.type === 'fulfillment') && open && (
           <p className="text-sm text-slate-600">Shipping is added once you choose an option.</p>
         )}
-      </section>
+      </TotalsCard>
 
       {failure && <Notice tone="error">{failure}</Notice>}
 

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { describeFailure } from '@/components/code-words';
-import { Notice } from '@/components/notice';
+import { LoadFailure } from '@/components/load-failure';
 import { apiClientFromEnv } from '@/lib/api-client';
 import { toResult } from '../../../_server/action-result';
 import { CheckoutPanel } from './checkout-panel';
@@ -21,21 +20,21 @@ interface Props {
 export default async function CheckoutPage({ params }: Props) {
   const { store, id } = await params;
   const loaded = await toResult(() => apiClientFromEnv().getCheckout(store, id));
+  if (!loaded.ok) {
+    return (
+      <LoadFailure
+        heading="Checkout"
+        title="This checkout could not be shown"
+        back={{ href: '/search', label: 'Back to the search' }}
+      >
+        {describeFailure(loaded.code, loaded.error)}
+      </LoadFailure>
+    );
+  }
   return (
     <article className="space-y-6">
       <h1 className="text-2xl font-semibold">Checkout</h1>
-      {loaded.ok ? (
-        <CheckoutPanel storeId={store} initial={loaded.data} />
-      ) : (
-        <div className="space-y-4">
-          <Notice tone="error" title="This checkout could not be shown">
-            {describeFailure(loaded.code, loaded.error)}
-          </Notice>
-          <Link href="/search" className="underline">
-            Back to the search
-          </Link>
-        </div>
-      )}
+      <CheckoutPanel storeId={store} initial={loaded.data} />
     </article>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { describeFailure } from '@/components/code-words';
 import { formatTime } from '@/components/format';
+import { LoadFailure } from '@/components/load-failure';
 import { Notice } from '@/components/notice';
 import { OrdersTable } from '@/components/orders-table';
 import { operatorClientFromEnv } from '@/lib/api-client';
@@ -26,15 +27,13 @@ export default async function StorePage({ params }: { params: Promise<{ id: stri
   ]);
   if (!loaded.ok) {
     return (
-      <div className="space-y-4">
-        <h1 className="text-2xl font-semibold">Store</h1>
-        <Notice tone="error" title="This store could not be loaded">
-          {describeFailure(loaded.code, loaded.error)}
-        </Notice>
-        <Link href="/staff" className="underline">
-          Back to stores
-        </Link>
-      </div>
+      <LoadFailure
+        heading="Store"
+        title="This store could not be loaded"
+        back={{ href: '/staff', label: 'Back to stores' }}
+      >
+        {describeFailure(loaded.code, loaded.error)}
+      </LoadFailure>
     );
   }
   const store = loaded.data.store;

@@ -1,35 +1,24 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { describeFailure } from '@/components/code-words';
 import { formatTime } from '@/components/format';
-import { Notice } from '@/components/notice';
 import type { StoreSummary } from '@/lib/api-client';
+import { useActionOutcome } from '../../../_client/action-outcome';
 import type { ActionResult } from '../../../_server/action-result';
 import { setPolicyAction, setTokenAction, verifyAction } from '../../actions';
 
-type Outcome = { ok: boolean; words: string } | undefined;
-
+/** A store setting's action, pending while it runs (its buttons disabled). */
 function useStoreAction() {
-  const router = useRouter();
   const [pending, start] = useTransition();
-  const [outcome, setOutcome] = useState<Outcome>();
+  const { run: runAction, notice } = useActionOutcome();
   const run = (
     work: () => Promise<ActionResult<StoreSummary>>,
     success: (s: StoreSummary) => string,
   ) =>
     start(async () => {
-      setOutcome(undefined);
-      const result = await work();
-      setOutcome(
-        result.ok
-          ? { ok: true, words: success(result.data) }
-          : { ok: false, words: describeFailure(result.code, result.error) },
-      );
-      if (result.ok) router.refresh();
+      await runAction(work, success);
     });
-  return { pending, outcome, run };
+  return { pending, notice, run };
 }
 
 function verificationWords(s: StoreSummary): string {
@@ -40,7 +29,7 @@ function verificationWords(s: StoreSummary): string {
 
 export function TokenPanel({ store }: { store: StoreSummary }) {
   const [token, setToken] = useState('');
-  const { pending, outcome, run } = useStoreAction();
+  const { pending, notice, run } = useStoreAction();
   return (
     <section aria-labelledby="token-heading" className="card space-y-3">
       <h2 id="token-heading" className="text-lg font-semibold">
@@ -86,7 +75,7 @@ export function TokenPanel({ store }: { store: StoreSummary }) {
           Verify now
         </button>
       </form>
-      {outcome && <Notice tone={outcome.ok ? 'success' : 'error'}>{outcome.words}</Notice>}
+      {notice}
     </section>
   );
 }
@@ -94,7 +83,7 @@ export function TokenPanel({ store }: { store: StoreSummary }) {
 export function PolicyPanel({ store }: { store: StoreSummary }) {
   const [policy, setPolicy] = useState(store.access_policy);
   const [ids, setIds] = useState(store.allowed_developer_ids.join('\n'));
-  const { pending, outcome, run } = useStoreAction();
+  const { pending, notice, run } = useStoreAction();
   return (
     <section aria-labelledby="policy-heading" className="card space-y-3">
       <h2 id="policy-heading" className="text-lg font-semibold">
@@ -155,7 +144,7 @@ export function PolicyPanel({ store }: { store: StoreSummary }) {
           Save policy
         </button>
       </form>
-      {outcome && <Notice tone={outcome.ok ? 'success' : 'error'}>{outcome.words}</Notice>}
+      {notice}
     </section>
   );
 }

@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { describeFailure } from '@/components/code-words';
 import { formatMinor } from '@/components/format';
-import { Notice } from '@/components/notice';
+import { LoadFailure } from '@/components/load-failure';
 import { apiClientFromEnv } from '@/lib/api-client';
 import { toResult } from '../../../../_server/action-result';
-import { amountOf, TotalsList } from '../../../totals';
+import { amountOf, TotalsCard } from '../../../totals';
 
 export const metadata: Metadata = { title: 'Order · Commerce search' };
 export const dynamic = 'force-dynamic';
@@ -26,17 +26,15 @@ export default async function CheckoutOrderPage({ params }: Props) {
   const back = `/checkout/${encodeURIComponent(store)}/${encodeURIComponent(id)}`;
   if (!loaded.ok || !loaded.data.order) {
     return (
-      <div className="space-y-4">
-        <h1 className="text-2xl font-semibold">Order</h1>
-        <Notice tone="error" title="This order could not be shown">
-          {loaded.ok
-            ? 'This checkout has placed no order yet.'
-            : describeFailure(loaded.code, loaded.error)}
-        </Notice>
-        <Link href={back} className="underline">
-          Back to the checkout
-        </Link>
-      </div>
+      <LoadFailure
+        heading="Order"
+        title="This order could not be shown"
+        back={{ href: back, label: 'Back to the checkout' }}
+      >
+        {loaded.ok
+          ? 'This checkout has placed no order yet.'
+          : describeFailure(loaded.code, loaded.error)}
+      </LoadFailure>
     );
   }
   const { checkout, order } = loaded.data;
@@ -69,12 +67,7 @@ export default async function CheckoutOrderPage({ params }: Props) {
           </p>
         ))}
       </section>
-      <section aria-labelledby="order-totals" className="card space-y-2">
-        <h2 id="order-totals" className="text-lg font-semibold">
-          Totals
-        </h2>
-        <TotalsList totals={order.totals} currency={checkout.currency} />
-      </section>
+      <TotalsCard totals={order.totals} currency={checkout.currency} />
       <Link href={back} className="underline">
         Back to the checkout
       </Link>
