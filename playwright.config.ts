@@ -50,7 +50,9 @@ export default defineConfig({
         },
         {
           command: 'bash e2e/start-app.sh',
-          url: `${APP_ORIGIN}/api/health`,
+          // Ready, not healthy: the server answers health once its database is open, before the
+          // boot's demo data and the dashboard's key, which the specs need.
+          url: `${APP_ORIGIN}/api/ready`,
           reuseExistingServer: false,
           // The first run builds the app: minutes on a 2-core machine.
           timeout: 600_000,

@@ -1,6 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { OPERATOR_TOKEN } from './settings';
-import { ADDRESS, snap, watchForKeys } from './support';
+import { ADDRESS, shareOnePage, snap, staffPage } from './support';
 
 /**
  * The dashboard's UCP checkout on the demo store, which the app seeds at its first start with
@@ -9,21 +8,9 @@ import { ADDRESS, snap, watchForKeys } from './support';
  */
 const SKILLET = { id: '8800000000090', title: 'Cast Iron Skillet 10 in.' };
 
-test.describe.configure({ mode: 'serial' });
-
 let page: Page;
-let keys: ReturnType<typeof watchForKeys>;
 let orderId: string;
-
-test.beforeAll(async ({ browser }) => {
-  page = await browser.newPage();
-  keys = watchForKeys(page);
-});
-
-test.afterAll(async () => {
-  await keys.assertClean();
-  await page.close();
-});
+shareOnePage((shared) => (page = shared));
 
 async function shopperWithAddress() {
   await page.goto('/profile');
@@ -99,6 +86,14 @@ test('Buy opens a checkout: items, shipping options, a discount code and the tot
   await expect(total('total')).toContainText('$48.20');
 });
 
+test('the checkout’s order is the signed-in shopper’s: it lists on their profile', async () => {
+  await page.goto('/profile');
+  const row = page.getByTestId('order-row').filter({ hasText: orderId });
+  await expect(row.locator('[data-label="Status"]')).toHaveText('created');
+  await expect(row.locator('[data-label="Source"]')).toHaveText('ucp');
+  await expect(row).toContainText('1 × Cast Iron Skillet 10 in.');
+});
+
 test('a checkout can be canceled, and then buys nothing', async () => {
   await openCheckout();
   await page.getByRole('button', { name: 'Cancel checkout' }).click();
@@ -110,11 +105,7 @@ test('a checkout can be canceled, and then buys nothing', async () => {
 test('staff see the checkout’s order with its source and fulfillment state', async ({
   browser,
 }) => {
-  const staff = await browser.newPage();
-  const staffKeys = watchForKeys(staff);
-  await staff.goto('/staff/sign-in');
-  await staff.getByLabel('Operator token').fill(OPERATOR_TOKEN);
-  await staff.getByRole('button', { name: 'Sign in' }).click();
+  const { page: staff, done } = await staffPage(browser);
   await staff.getByRole('link', { name: 'Demo Outfitters' }).click();
   const row = staff.getByTestId('order-row').filter({ hasText: orderId });
   await expect(row).toContainText('created');
@@ -122,6 +113,5 @@ test('staff see the checkout’s order with its source and fulfillment state', a
   await expect(row.locator('[data-label="Fulfillment"]')).toHaveText('not shipped');
   await expect(row).toContainText('1 × Cast Iron Skillet 10 in.');
   await snap(staff, 'staff-store-ucp-order');
-  await staffKeys.assertClean();
-  await staff.close();
+  await done();
 });

@@ -1,23 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_SHOP, OPERATOR_TOKEN, SIM_ORIGIN } from './settings';
-import { ADDRESS, ensureSyncedStore, snap, watchForKeys } from './support';
+import { E2E_SHOP, SIM_ORIGIN } from './settings';
+import { ADDRESS, ensureSyncedStore, shareOnePage, snap, staffPage } from './support';
 
 // One shopper walks through the whole journey: the profile cookie carries over between steps.
-test.describe.configure({ mode: 'serial' });
-
 let page: Page;
-let keys: ReturnType<typeof watchForKeys>;
 let orderId: string;
-
-test.beforeAll(async ({ browser }) => {
-  page = await browser.newPage();
-  keys = watchForKeys(page);
-});
-
-test.afterAll(async () => {
-  await keys.assertClean();
-  await page.close();
-});
+shareOnePage((shared) => (page = shared));
 
 test('a shopper creates a profile and edits style and address; a bad postal code is refused', async () => {
   await page.goto('/profile');
@@ -161,7 +149,9 @@ test('open a product, follow its checkout link, and buy a variant', async () => 
 
   await page.getByRole('link', { name: 'Profile' }).click();
   const row = page.getByTestId('order-row').filter({ hasText: orderId });
-  await expect(row).toContainText('created');
+  await expect(row.locator('[data-label="Status"]')).toHaveText('created');
+  // The dashboard's Buy names itself to the API: the order says it came from here.
+  await expect(row.locator('[data-label="Source"]')).toHaveText('dashboard');
   await expect(row).toContainText('Stonewashed linen duvet cover');
   await snap(page, 'profile-orders');
 });
@@ -194,16 +184,12 @@ test('a purchase the API refuses is explained in plain words and orders nothing'
 });
 
 test("store staff see the shopper's order on the store's page", async ({ browser }) => {
-  const staff = await browser.newPage();
-  const staffKeys = watchForKeys(staff);
-  await staff.goto('/staff/sign-in');
-  await staff.getByLabel('Operator token').fill(OPERATOR_TOKEN);
-  await staff.getByRole('button', { name: 'Sign in' }).click();
+  const { page: staff, done } = await staffPage(browser);
   await staff.getByRole('link', { name: E2E_SHOP.name }).click();
   const row = staff.getByTestId('order-row').filter({ hasText: orderId });
   await expect(row).toContainText('created');
+  await expect(row.locator('[data-label="Source"]')).toHaveText('dashboard');
   await expect(row).toContainText('1 × Stonewashed linen duvet cover (Queen)');
   await snap(staff, 'staff-store-orders');
-  await staffKeys.assertClean();
-  await staff.close();
+  await done();
 });

@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { APP_ORIGIN, OPERATOR_TOKEN } from './settings';
 
 const SCREENSHOTS = path.resolve('artifacts/screenshots');
@@ -50,6 +57,42 @@ export function watchForKeys(page: Page) {
     async assertClean() {
       await Promise.all(reads);
       expect(leaks, 'no API key in any request or response').toEqual([]);
+    },
+  };
+}
+
+/**
+ * One page for all of a spec's tests, run in order (one shopper: the profile cookie carries over
+ * from step to step), watched for API keys from its first request to its last. `use` receives it
+ * before the first test.
+ */
+export function shareOnePage(use: (page: Page) => void): void {
+  let page: Page;
+  let keys: ReturnType<typeof watchForKeys>;
+  test.describe.configure({ mode: 'serial' });
+  test.beforeAll(async ({ browser }) => {
+    page = await browser.newPage();
+    keys = watchForKeys(page);
+    use(page);
+  });
+  test.afterAll(async () => {
+    await keys.assertClean();
+    await page.close();
+  });
+}
+
+/** A page of its own for store staff, signed in with the operator token; `done` checks and closes it. */
+export async function staffPage(browser: Browser) {
+  const page = await browser.newPage();
+  const keys = watchForKeys(page);
+  await page.goto('/staff/sign-in');
+  await page.getByLabel('Operator token').fill(OPERATOR_TOKEN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  return {
+    page,
+    done: async () => {
+      await keys.assertClean();
+      await page.close();
     },
   };
 }

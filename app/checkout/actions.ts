@@ -1,5 +1,6 @@
 'use server';
 
+import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { apiClientFromEnv, type ShippingRecord, type UcpCheckout } from '@/lib/api-client';
 import { idInput } from '@/lib/contract/common';
@@ -117,18 +118,25 @@ export async function applyCodesAction(
   );
 }
 
-/** Confirm: pays with the dashboard's payment (./payment.ts) and places the order. */
+/**
+ * Confirm: pays with the dashboard's payment (./payment.ts) and places the order, for the current
+ * profile when there is one, so that it lists among the profile's orders.
+ */
 export async function completeCheckoutAction(
   storeId: string,
   checkoutId: string,
   idempotencyKey: string,
 ): Promise<ActionResult<UcpCheckout>> {
   if (!ids(storeId, checkoutId) || !KEY.test(idempotencyKey)) return malformed;
-  return toResult(() =>
+  const profileId = await currentProfileId();
+  const result = await toResult(() =>
     apiClientFromEnv().completeCheckout(storeId, checkoutId, dashboardPayment, {
       idempotencyKey,
+      profileId,
     }),
   );
+  if (result.ok) revalidatePath('/profile');
+  return result;
 }
 
 export async function cancelCheckoutAction(
