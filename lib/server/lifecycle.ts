@@ -18,6 +18,8 @@ const failed = new Map<string, string>();
 const stoppers: Array<{ what: string; stop: () => Promise<void> }> = [];
 let draining = false;
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** The stoppers get this long together; what has not let go by then is left to its leases. */
 const STOP_WAIT_MS = 1_500;
 
@@ -57,9 +59,23 @@ export function requestsHeldFor(): string | undefined {
   return holding.values().next().value;
 }
 
-/** Runs `stop` when the server stops, before the database closes. */
-export function onStop(what: string, stop: () => Promise<void>): void {
-  stoppers.push({ what, stop });
+/**
+ * Runs `stop` when the server stops, before the database closes. Returns what takes it back, for
+ * work that ends before the server does (a store's sync).
+ */
+export function onStop(what: string, stop: () => Promise<void>): () => void {
+  const entry = { what, stop };
+  stoppers.push(entry);
+  return () => {
+    const at = stoppers.indexOf(entry);
+    if (at >= 0) stoppers.splice(at, 1);
+  };
+}
+
+/** Stops the registered background work, giving it STOP_WAIT_MS together. */
+export async function stopBackgroundWork(): Promise<void> {
+  const stopped = Promise.allSettled(stoppers.map((s) => s.stop()));
+  await Promise.race([stopped, sleep(STOP_WAIT_MS)]);
 }
 
 export type Phase = 'starting' | 'ready' | 'draining' | 'failed';
@@ -78,8 +94,6 @@ export function lifecycle(): { phase: Phase; waiting: string[]; failed: string[]
   return { phase, waiting, failed: broken };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Stops the process on SIGTERM or SIGINT: readiness turns 503 at once, the server goes on
  * answering for DRAIN_SECONDS (0 by default: a load balancer that polls readiness wants a few) and
@@ -97,8 +111,7 @@ export function stopOnSignals(server: Server): void {
     }
     server.close();
     server.closeIdleConnections();
-    const stopped = Promise.allSettled(stoppers.map((s) => s.stop()));
-    await Promise.race([stopped, sleep(STOP_WAIT_MS)]);
+    await stopBackgroundWork();
     await closeDatabase();
     logger().info({ signal }, 'stopped');
     process.exit(0);

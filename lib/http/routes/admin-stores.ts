@@ -9,6 +9,7 @@ import {
 import { idParams } from '../../contract/common';
 import { listSyncErrors } from '../../catalog/store-job';
 import { startSync } from '../../catalog/sync';
+import { onStop } from '../../server/lifecycle';
 import {
   addStore,
   getStoreSummary,
@@ -104,7 +105,15 @@ export function adminStoreRoutes(api: Api): void {
     ],
   }).handle(async ({ db, params: { id }, body }) => {
     await requireStore(db, id);
-    await startSync(db, id, { baseUrl: body.base_url });
+    // A server told to stop asks the sync to stop after the page in hand, so that the store
+    // records it as interrupted rather than showing `running` until the claim goes stale.
+    const stop = new AbortController();
+    const { done } = await startSync(db, id, { baseUrl: body.base_url, signal: stop.signal });
+    const forget = onStop(`sync of store ${id}`, async () => {
+      stop.abort();
+      await done;
+    });
+    void done.finally(forget);
     return { code: 'SYNC_STARTED', store: await getStoreSummary(db, id) };
   });
 

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../config/env';
 import { productEmbeddings, products, searchPostings, variants } from '../../db/schema';
+import { stopBackgroundWork } from '../../server/lifecycle';
 import { startStoreSim, type StoreSim } from '../../store-sim/server';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { uniqueDomain } from '../../testing/unique';
@@ -338,6 +339,22 @@ describe('catalogue sync from products.json', () => {
     expect(first.status).toBe(202);
     const second = await t.admin('POST', `/admin/stores/${storeId}/sync`, {});
     expect([second.status, second.body.code]).toEqual([409, 'SYNC_RUNNING']);
+    expect((await waitForSync(storeId)).sync.state).toBe('succeeded');
+  });
+
+  it('records a sync running when the server stops as interrupted, and the next one runs', async () => {
+    const storeId = await registerHome();
+    sim.inject({ match: { pathPrefix: '/products.json' }, kind: 'latency', delayMs: 120_000 });
+    const asked = () => sim.requests('sim-home.example').some((r) => r.path === '/products.json');
+    expect((await t.admin('POST', `/admin/stores/${storeId}/sync`, {})).status).toBe(202);
+    await waitFor(asked, { timeoutMs: 30_000, what: 'the request for the first page' });
+    // What the server's stop on SIGTERM runs before it closes the database.
+    await stopBackgroundWork();
+    const stopped = (await t.admin('GET', `/admin/stores/${storeId}`)).body.store;
+    expect(stopped.sync.state).toBe('interrupted');
+    expect(stopped.sync.last_error).toMatch(/interrupted/);
+    sim.reset();
+    await t.admin('POST', `/admin/stores/${storeId}/sync`, {});
     expect((await waitForSync(storeId)).sync.state).toBe('succeeded');
   });
 
