@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { scalarText } from '../catalog/scalar-text';
+import { scalarText } from '../search/results/scalar-text';
 
 /** A product as a caller hands it to the simulator: Shopify's public or Admin JSON. */
 export type ShopifyProductInput = Record<string, unknown>;

@@ -1,12 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/client';
-import { queryPrepared } from '../../db/prepared';
 import { analyze } from '../query/analyzer';
 import { newTermVersion } from '../retrieve/term-postings-cache';
 import { impact } from '../rank/bm25';
 import { ofProducts, type ProductKey } from '../../sql/product-keys';
-import type { SearchScope } from '../retrieve/retrieve';
 import { bigintArray, floatArray, textArray } from '../../sql/arrays';
 import { reachesFloor, reachesFloorSql, readFloors, refreshFloors } from './term-floors';
 
@@ -231,16 +229,4 @@ export async function unindexLexical(db: Db, storeId: string, ids: number[]): Pr
   const keys = ids.map((productId) => ({ storeId, productId }));
   await removePostings(db, keys, await readFloors(db), delta);
   await applyDelta(db, [storeId], delta);
-}
-
-/**
- * A search of one store, with its size as the index counts it (0 before its first index).
- * Prepared, as every one-store search reads it: on PGlite one exchange instead of six.
- */
-export async function oneStoreScope(db: Db, storeId: string): Promise<SearchScope> {
-  const [row] = await queryPrepared<{ doc_count: number }>(
-    db,
-    sql`SELECT doc_count FROM search_store_stats WHERE store_id = ${storeId}`,
-  );
-  return { storeId, storeDocs: Number(row?.doc_count ?? 0) };
 }

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { textArray } from '../../sql/arrays';
+import { numbers, sqlArithmetic, type Arithmetic } from '../rank/arithmetic';
 
 /**
  * Postings read per query term, best impact first. A term held by fewer products is read whole;
@@ -29,11 +30,21 @@ const MOST_ABOVE_FLOOR = 2500;
 export const FLOORS_READ = sql`SELECT term, floor FROM search_terms WHERE floor IS NOT NULL`;
 
 /**
+ * The floor test, the one copy of it: a posting reaches a floor when its impact is at least the
+ * floor, both as 4-byte floats (impacts and floors are stored as `real`). In SQL and on numbers
+ * through `m`, so that the postings cache keeps exactly the postings the database reads.
+ */
+function reachesIn<T, B>(m: Arithmetic<T, B>, impact: T, floor: T): B {
+  return m.atLeast(m.float4(impact), m.float4(floor));
+}
+
+/**
  * Which of a term's postings an all-stores search reads: those that reach its floor, or all of
- * them for a term without one. The filter of retrieve.ts's read and of the postings cache's load.
+ * them for a term without one. The filter of retrieval's read and of the postings cache's load.
  */
 export function aboveFloor(floor: number | undefined, alias: string): SQL {
-  return floor === undefined ? sql`true` : sql`${sql.raw(alias)}.impact >= ${floor}::real`;
+  if (floor === undefined) return sql`true`;
+  return reachesIn(sqlArithmetic, sql.raw(`${alias}.impact`), sql`${floor}`);
 }
 
 /** The floor of every term that has one (the common terms: a few dozen in 55,000 products). */
@@ -47,7 +58,7 @@ export async function readFloors(db: Db): Promise<Map<string, number>> {
  * impacts and floors are stored as 4-byte floats.
  */
 export function atOrAboveFloor(impact: number, floor: number): boolean {
-  return Math.fround(impact) >= Math.fround(floor);
+  return reachesIn(numbers, impact, floor);
 }
 
 /** Whether a posting of this impact reaches the term's floor, if the term has one. */
@@ -60,7 +71,8 @@ export function reachesFloor(floors: Map<string, number>, term: string, impact: 
 export function reachesFloorSql(floors: Map<string, number>, alias: string): SQL {
   if (floors.size === 0) return sql`false`;
   const a = sql.raw(alias);
-  return sql`${a}.impact >= (${JSON.stringify(Object.fromEntries(floors))}::jsonb ->> ${a}.term)::real`;
+  const floor = sql`(${JSON.stringify(Object.fromEntries(floors))}::jsonb ->> ${a}.term)`;
+  return reachesIn(sqlArithmetic, sql`${a}.impact`, floor);
 }
 
 /**

@@ -5,6 +5,7 @@ import { queryPrepared } from '../../db/prepared';
 import { FOOT_MARK, queryTerms, stem } from './analyzer';
 import { idf } from '../rank/bm25';
 import { textArray } from '../../sql/arrays';
+import { packedArrays, packedRows } from '../../sql/packed-rows';
 
 /** A corrected term counts a little less than one the shopper typed right. */
 const CORRECTION_WEIGHT = 0.8;
@@ -92,7 +93,7 @@ function termList(terms: string[]): SQL {
 export function statisticsQuery(terms: string[]): SQL {
   return sql`SELECT (SELECT doc_count FROM search_corpus_stats) AS doc_count,
                (SELECT total_len FROM search_corpus_stats) AS total_len,
-               (SELECT coalesce(json_agg(json_build_array(term, df, floor, version)), '[]'::json)
+               (SELECT ${packedRows(['term', 'df', 'floor', 'version'])}
                 FROM search_terms WHERE term IN (${termList(terms)})) AS dfs`;
 }
 
@@ -102,9 +103,7 @@ async function readStatistics(db: Db, terms: string[]): Promise<Statistics> {
     db,
     statisticsQuery(terms),
   );
-  const dfs = (typeof row?.dfs === 'string' ? JSON.parse(row.dfs) : row?.dfs) as Array<
-    [string, number, number | null, number]
-  >;
+  const dfs = packedArrays<[string, number, number | null, number]>(row?.dfs);
   return {
     docCount: Number(row?.doc_count ?? 0),
     totalLen: Number(row?.total_len ?? 0),

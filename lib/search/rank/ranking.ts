@@ -4,13 +4,9 @@ import type { Db } from '../../db/client';
 import { textEmbedder } from '../../embeddings/index';
 import { embedTextsCached } from '../query/cached-embeddings';
 import { resolveQueryTerms } from '../query/query-terms';
-import {
-  retrieveCandidates,
-  type Candidate,
-  type CandidateFilters,
-  type SearchScope,
-  type VectorQuery,
-} from '../retrieve/retrieve';
+import type { Candidate } from '../retrieve/candidate';
+import { retrieveCandidates } from '../retrieve/plan';
+import type { CandidateFilters, SearchScope, VectorQuery } from '../retrieve/request';
 import { rankingFeatures, FEATURE_NAMES, type RankingQuery } from './ranker/features';
 import { activeRanker, rankerScore, scoreWithRanker, type RankerModel } from './ranker/model';
 import {

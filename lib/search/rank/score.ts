@@ -1,5 +1,6 @@
 import { imageSimilarity } from '../../images/similarity';
-import type { Candidate } from '../retrieve/retrieve';
+import type { Candidate } from '../retrieve/candidate';
+import { numbers, type Arithmetic } from './arithmetic';
 
 /**
  * How the evidence about one product becomes one number in [0, 1]: the similarity that
@@ -41,8 +42,20 @@ export interface Weights {
   style: number;
 }
 
+/**
+ * The lexical similarity, the one copy of it: from the product's share of the query's IDF mass
+ * (matched) and its BM25 over that mass. Retrieval computes it in SQL and over cached postings
+ * (picking candidates) with the same operations, through `m`.
+ */
+export function lexicalSimilarityOf<T, B>(m: Arithmetic<T, B>, matched: T, bm25: T): T {
+  return m.plus(
+    m.times(m.constant(COVERAGE_SHARE), m.atMostOne(matched)),
+    m.times(m.constant(1 - COVERAGE_SHARE), m.atMostOne(m.over(bm25, m.constant(BM25_FULL)))),
+  );
+}
+
 export function lexicalSimilarity(c: Candidate): number {
-  return COVERAGE_SHARE * c.coverage + (1 - COVERAGE_SHARE) * Math.min(1, c.bm25 / BM25_FULL);
+  return lexicalSimilarityOf(numbers, c.coverage, c.bm25);
 }
 
 /** The text part of sim(query, product) by the formula above, for one ranking mode. */

@@ -11,10 +11,10 @@ import { ApiError } from '../../errors';
 import { findProfile } from '../../profiles/service';
 import { requireStoreAccess } from '../../stores/access';
 import { rankProducts } from '../rank/ranking';
-import { oneStoreScope } from '../index/lexical-index';
+import { oneStoreScope } from './store-scope';
 import { platformId } from './platform-id';
 import { bigintArray } from '../../sql/arrays';
-import { scalarText } from '../../catalog/scalar-text';
+import { scalarText } from './scalar-text';
 
 /** The legacy operation has no count parameter; it has always answered with one page of ten. */
 const LEGACY_PAGE = 10;

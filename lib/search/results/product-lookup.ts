@@ -5,9 +5,9 @@ import type { SearchProduct } from '../../contract/search';
 import type { Db } from '../../db/client';
 import { products, stores } from '../../db/schema';
 import { ApiError } from '../../errors';
-import { closedStoreIds, requireVisibleStore } from '../../stores/access';
 import type { ProductKey } from '../../sql/product-keys';
 import { loadProducts, shippingFor, toResult } from './product-results';
+import { requestedStores } from './store-scope';
 
 /**
  * The row id of the product with this platform id in the stores the caller may use (or in the
@@ -21,17 +21,13 @@ async function findProductKey(
   externalId: string,
   query: GetProductQuery,
 ): Promise<ProductKey | undefined> {
-  let inScope;
-  if (query.store_id !== undefined || query.store_domain !== undefined) {
-    const store = await requireVisibleStore(db, caller.developerId, {
-      storeId: query.store_id,
-      storeDomain: query.store_domain,
-    });
-    inScope = eq(products.storeId, store.id);
-  } else {
-    const closed = await closedStoreIds(db, caller.developerId);
-    inScope = closed.length > 0 ? notInArray(products.storeId, closed) : undefined;
-  }
+  const requested = await requestedStores(db, caller, query);
+  const inScope =
+    'storeId' in requested
+      ? eq(products.storeId, requested.storeId)
+      : requested.excludeStoreIds.length > 0
+        ? notInArray(products.storeId, requested.excludeStoreIds)
+        : undefined;
   const [row] = await db
     .select({ storeId: products.storeId, productId: products.id })
     .from(products)

@@ -15,31 +15,21 @@ import { textEmbedder } from '../../embeddings/index';
 import { ApiError } from '../../errors';
 import { embedQueryImage } from '../../images/query';
 import { attachedShipping } from '../../profiles/service';
-import { closedStoreIds, requireVisibleStore } from '../../stores/access';
 import { rankProducts } from '../rank/ranking';
-import { oneStoreScope } from '../index/lexical-index';
+import { oneStoreScope, requestedStores } from './store-scope';
 import { loadProducts, requireProfile, toResult } from './product-results';
-import type { CandidateFilters, SearchScope, VectorQuery } from '../retrieve/retrieve';
+import type { CandidateFilters, SearchScope, VectorQuery } from '../retrieve/request';
 
 const IMAGE_PLAN = 'pro';
 
-/**
- * Where to search: the store named by store_id or store_domain, or, when neither is given,
- * every store but those whose policy shuts the caller out.
- */
+/** Where to search: the store the request names, or every store open to the caller. */
 async function resolveScope(
   db: Db,
   caller: Caller,
   req: ParsedSearchProductsRequest,
 ): Promise<SearchScope> {
-  if (req.store_id === undefined && req.store_domain === undefined) {
-    return { excludeStoreIds: await closedStoreIds(db, caller.developerId) };
-  }
-  const store = await requireVisibleStore(db, caller.developerId, {
-    storeId: req.store_id,
-    storeDomain: req.store_domain,
-  });
-  return oneStoreScope(db, store.id);
+  const stores = await requestedStores(db, caller, req);
+  return 'storeId' in stores ? oneStoreScope(db, stores.storeId) : stores;
 }
 
 /** The style's vector, when it was embedded by the active text model (else it cannot compare). */

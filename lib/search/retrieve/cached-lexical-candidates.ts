@@ -1,5 +1,6 @@
 import type { LexicalQuery } from '../query/query-terms';
-import { BM25_FULL, COVERAGE_SHARE } from '../rank/score';
+import { numbers } from '../rank/arithmetic';
+import { lexicalSimilarityOf } from '../rank/score';
 import type { TermPostings } from './term-postings-cache';
 
 export interface PickedCandidates {
@@ -14,9 +15,9 @@ function compareText(a: string, b: string): number {
 
 /**
  * An all-stores search's lexical candidates from its terms' cached postings: the same products
- * in the same order as retrieve.ts's lexicalCandidates computes in SQL, to the bit. Each product's
- * sums take its postings in the query's term order, as the SQL aggregate receives them; the
- * similarity repeats lexicalSimilaritySql's operations in its order; ties go by store id (code
+ * in the same order as lexical-sql.ts's lexicalCandidatesCte computes in SQL, to the bit. Each
+ * product's sums take its postings in the query's term order, as the SQL aggregate receives them;
+ * the similarity is the same formula (score.ts lexicalSimilarityOf) on numbers; ties go by store id (code
  * units, as `COLLATE "C"`) and product id. Product ids are unique across stores, so they key the
  * sums alone.
  */
@@ -72,9 +73,7 @@ export function pickLexicalCandidates(
   const total = Math.max(lex.idfTotal, 1e-9);
   const similarity = new Float64Array(count);
   for (let i = 0; i < count; i++) {
-    similarity[i] =
-      COVERAGE_SHARE * Math.min(1, matched[i]! / total) +
-      (1 - COVERAGE_SHARE) * Math.min(1, bm25[i]! / total / BM25_FULL);
+    similarity[i] = lexicalSimilarityOf(numbers, matched[i]! / total, bm25[i]! / total);
   }
   const top = atLeastCut(similarity, limit).sort(
     (a, b) =>

@@ -7,13 +7,12 @@ import { startTestServer, type TestServer } from '../../testing/server';
 import { resolveQueryTerms } from '../query/query-terms';
 import { productRowsQuery } from '../results/product-results';
 import { textEmbedder } from '../../embeddings/index';
-import {
-  neighboursQuery,
-  retrievalQuery,
-  retrieveCandidates,
-  type QueryVectorForm,
-  type RetrievalRequest,
-} from './retrieve';
+import { candidateRowsQuery } from './candidate-rows';
+import { bestPostingsOfStore, postingsFromFloor } from './lexical-sql';
+import { choosePlan, retrieveCandidates } from './plan';
+import { oneStatementQuery } from './plans/in-sql';
+import type { RetrievalRequest } from './request';
+import { neighboursQuery, type QueryVectorForm } from './vector-sql';
 import { termPostings } from './term-postings-cache';
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import type { FixtureProduct } from '../../testing/fixtures/admin-product';
@@ -106,7 +105,7 @@ describe('one ranking on every engine', () => {
     const rows = async (vectors: QueryVectorForm) => {
       const [row] = await queryRows<{ rows: string }>(
         db,
-        retrievalQuery(
+        oneStatementQuery(
           {
             // Sized past the exact scan's bound, so that the neighbours come from the HNSW walk.
             scope: { storeId: stores[0]!.id, storeDocs: 1_000_000 },
@@ -116,7 +115,8 @@ describe('one ranking on every engine', () => {
             lexicalCandidates: 100,
             vectorCandidates: 4,
           },
-          { vectors },
+          vectors,
+          bestPostingsOfStore,
         ),
       );
       return (JSON.parse(row!.rows) as unknown[][]).map((r) => JSON.stringify(r)).sort();
@@ -156,8 +156,10 @@ describe('the neighbours read apart (as on Citus)', () => {
       vectorCandidates: stores.flatMap((s) => s.productIds).length,
     };
     const byId = (a: { productId: number }, b: { productId: number }) => a.productId - b.productId;
-    const inOne = (await retrieveCandidates(db, req, { neighboursApart: false })).sort(byId);
-    const apart = (await retrieveCandidates(db, req, { neighboursApart: true })).sort(byId);
+    expect(choosePlan(req, 'postgres')).toBe('allStoresCached');
+    expect(choosePlan(req, 'citus')).toBe('citusTwoStep');
+    const inOne = (await retrieveCandidates(db, req, { plan: 'allStoresCached' })).sort(byId);
+    const apart = (await retrieveCandidates(db, req, { plan: 'citusTwoStep' })).sort(byId);
     expect(apart).toEqual(inOne);
     // The products no query word names came in as neighbours, with their cosines.
     const unmatched = inOne.filter((c) => c.matched.length === 0);
@@ -194,15 +196,29 @@ describe('Citus layout', () => {
     }
 
     const lexical = await resolveQueryTerms(db, 'zorbik quellan lumtrax');
-    const plan = (scope: Parameters<typeof retrievalQuery>[0]['scope']) =>
-      explainPlan(
-        db,
-        retrievalQuery({ scope, lexical, lexicalCandidates: 100, vectorCandidates: 50 }),
-      );
-    const one = await plan({ storeId: stores[0]!.id, storeDocs: 4 });
+    const one = await explainPlan(
+      db,
+      oneStatementQuery(
+        {
+          scope: { storeId: stores[0]!.id, storeDocs: 4 },
+          lexical,
+          lexicalCandidates: 100,
+          vectorCandidates: 50,
+        },
+        'inline',
+        bestPostingsOfStore,
+      ),
+    );
     expect(one).toMatch(/Task Count: 1\b/);
     expect(one).not.toMatch(/Distributed Subplan/);
-    const all = await plan({ excludeStoreIds: [] });
+    const all = await explainPlan(
+      db,
+      oneStatementQuery(
+        { scope: { excludeStoreIds: [] }, lexical, lexicalCandidates: 100, vectorCandidates: 50 },
+        'inline',
+        postingsFromFloor,
+      ),
+    );
     const shards = Math.max(...[...all.matchAll(/Task Count: (\d+)/g)].map((m) => Number(m[1])));
     expect(shards).toBeGreaterThan(1);
 
@@ -221,9 +237,9 @@ describe('Citus layout', () => {
         lexicalCandidates: 100,
         vectorCandidates: 25,
       };
-      const found = (await explainPlan(db, retrievalQuery(req, { vectors }))).match(
-        /Distributed Subplan/g,
-      );
+      const found = (
+        await explainPlan(db, oneStatementQuery(req, vectors, postingsFromFloor))
+      ).match(/Distributed Subplan/g);
       return found?.length ?? 0;
     };
     expect(await subplans('inline')).toBe((await subplans('shared')) - 1);
@@ -232,9 +248,11 @@ describe('Citus layout', () => {
     const req = { scope: { excludeStoreIds: [] }, lexical, lexicalCandidates: 100 };
     const apart = [
       neighboursQuery({ ...req, vectorCandidates: 25 }, 'text', text),
-      retrievalQuery(
+      candidateRowsQuery(
         { ...req, text, vectorCandidates: 25 },
-        { candidates: { storeIds: [stores[0]!.id], productIds: [stores[0]!.productIds[0]!] } },
+        'inline',
+        { given: { storeIds: [stores[0]!.id], productIds: [stores[0]!.productIds[0]!] } },
+        lexical.terms,
       ),
     ];
     for (const statement of apart) {

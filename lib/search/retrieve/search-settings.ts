@@ -34,3 +34,12 @@ export async function withSearchSettings<T>(db: Db, run: (db: Db) => Promise<T>)
     return run(tx);
   });
 }
+
+/** A retrieval's statements with the HNSW settings when it walks a vector index, else as they are. */
+export function withRetrievalSettings<T>(
+  db: Db,
+  req: { text?: unknown; image?: unknown },
+  run: (db: Db) => Promise<T>,
+): Promise<T> {
+  return req.text || req.image ? withSearchSettings(db, run) : run(db);
+}

@@ -6,7 +6,8 @@ import { adminProduct, type FixtureProduct } from '../../testing/fixtures/admin-
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { resolveQueryTerms } from '../query/query-terms';
-import { retrieveCandidates, type Candidate } from './retrieve';
+import type { Candidate } from './candidate';
+import { retrieveCandidates } from './plan';
 import { clearTermPostingsCache, termPostings } from './term-postings-cache';
 
 /**

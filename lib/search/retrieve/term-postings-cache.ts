@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { env } from '../../config/env';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/client';
+import { packedArrays, packedRows } from '../../sql/packed-rows';
 import type { QueryTerm } from '../query/query-terms';
 import { aboveFloor, atOrAboveFloor } from '../index/term-floors';
 
@@ -119,8 +120,8 @@ function keyOf(term: QueryTerm): string {
   return `${term.term}\u0000${term.version}\u0000${term.floor ?? ''}\u0000${heldWhole(term)}`;
 }
 
-/** One term's postings: all of them, or those reaching its floor (retrieve.ts termRead). */
-function termRead(term: QueryTerm, i: number) {
+/** One term's postings to cache: all of them, or those reaching its floor. */
+function postingsToCache(term: QueryTerm, i: number) {
   const floor = heldWhole(term) ? undefined : term.floor;
   return sql`SELECT ${i}::int AS i, sp.store_id, sp.product_id, sp.impact, sp.tf, sp.doc_len
     FROM search_postings sp WHERE sp.term = ${term.term} AND ${aboveFloor(floor, 'sp')}`;
@@ -141,6 +142,7 @@ function reaching(entry: TermPostings, floor: number): PickedPostings {
 
 /** A posting as the load packs it: store id, product id, impact, tf, document length. */
 type PackedPosting = [string, number | string, number, number, number];
+const POSTING_COLUMNS = ['store_id', 'product_id', 'impact', 'tf', 'doc_len'];
 
 function toPostings(packed: PackedPosting[], term: QueryTerm): TermPostings {
   const complete = heldWhole(term);
@@ -171,6 +173,11 @@ function toPostings(packed: PackedPosting[], term: QueryTerm): TermPostings {
   return entry;
 }
 
+/** Whether termPostings answers for these terms: the cache is on and every term has a version. */
+export function postingsCacheable(terms: readonly QueryTerm[]): boolean {
+  return termCache() !== null && terms.every((t) => t.version !== undefined);
+}
+
 /**
  * The postings each term of an all-stores search reads, in the order of `terms`: from the
  * cache, and the missing ones in one statement. Undefined when the cache is off (POSTINGS_CACHE_MB
@@ -181,20 +188,18 @@ export async function termPostings(
   terms: readonly QueryTerm[],
 ): Promise<TermPostings[] | undefined> {
   const held = termCache();
-  if (!held || terms.some((t) => t.version === undefined)) return undefined;
+  if (!held || !postingsCacheable(terms)) return undefined;
   const found = terms.map((t) => held.get(keyOf(t)));
   const missing = terms.flatMap((t, i) => (found[i] ? [] : [i]));
   if (missing.length > 0) {
-    const reads = missing.map((i) => termRead(terms[i]!, i));
+    const reads = missing.map((i) => postingsToCache(terms[i]!, i));
+    const packing = packedRows(POSTING_COLUMNS, { alias: 'r', orderBy: sql.raw('r.product_id') });
     const rows = await queryRows<{ i: number; postings: string }>(
       db,
-      sql`SELECT r.i, json_agg(json_build_array(r.store_id, r.product_id, r.impact, r.tf, r.doc_len)
-                               ORDER BY r.product_id)::text AS postings
+      sql`SELECT r.i, ${packing}::text AS postings
           FROM (${sql.join(reads, sql` UNION ALL `)}) r GROUP BY r.i`,
     );
-    const packed = new Map(
-      rows.map((r) => [Number(r.i), JSON.parse(r.postings) as PackedPosting[]]),
-    );
+    const packed = new Map(rows.map((r) => [Number(r.i), packedArrays<PackedPosting>(r.postings)]));
     for (const i of missing) {
       const entry = toPostings(packed.get(i) ?? [], terms[i]!);
       held.set(keyOf(terms[i]!), entry);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Candidate } from '../../retrieve/retrieve';
+import type { Candidate } from '../../retrieve/candidate';
 import { FEATURE_NAMES, rankingFeatures, type FeatureName, type RankingQuery } from './features';
 
 function candidate(title: string, matched: string[], extra: Partial<Candidate> = {}): Candidate {

@@ -1,7 +1,7 @@
 import { isModelNumber } from '../../query/analyzer';
 import { impact } from '../bm25';
 import type { QueryTerm } from '../../query/query-terms';
-import type { Candidate } from '../../retrieve/retrieve';
+import type { Candidate } from '../../retrieve/candidate';
 import { analyzedTitle } from '../title-analysis';
 
 /**

@@ -1,0 +1,41 @@
+import { sql } from 'drizzle-orm';
+import type { Caller } from '../../auth/keys';
+import type { Db } from '../../db/client';
+import { queryPrepared } from '../../db/prepared';
+import { closedStoreIds, requireVisibleStore } from '../../stores/access';
+import type { SearchScope } from '../retrieve/request';
+
+/** The stores a request reads: one store, or every store but some. */
+export type RequestedStores = { storeId: string } | { excludeStoreIds: string[] };
+
+/**
+ * The store named by store_id or store_domain (STORE_NOT_FOUND unless the caller may use it),
+ * or, when neither is given, every store but those whose policy shuts the caller out. Search
+ * and the product lookup read the same stores.
+ */
+export async function requestedStores(
+  db: Db,
+  caller: Caller,
+  named: { store_id?: string; store_domain?: string },
+): Promise<RequestedStores> {
+  if (named.store_id === undefined && named.store_domain === undefined) {
+    return { excludeStoreIds: await closedStoreIds(db, caller.developerId) };
+  }
+  const store = await requireVisibleStore(db, caller.developerId, {
+    storeId: named.store_id,
+    storeDomain: named.store_domain,
+  });
+  return { storeId: store.id };
+}
+
+/**
+ * A search of one store, with its size as the index counts it (0 before its first index).
+ * Prepared, as every one-store search reads it: on PGlite one exchange instead of six.
+ */
+export async function oneStoreScope(db: Db, storeId: string): Promise<SearchScope> {
+  const [row] = await queryPrepared<{ doc_count: number }>(
+    db,
+    sql`SELECT doc_count FROM search_store_stats WHERE store_id = ${storeId}`,
+  );
+  return { storeId, storeDocs: Number(row?.doc_count ?? 0) };
+}
