@@ -1,3 +1,4 @@
+// @no-test-database
 import { afterEach, describe, expect, it } from 'vitest';
 import { setEnv } from '../../testing/env';
 import type { QueryTerm } from '../query/query-terms';
