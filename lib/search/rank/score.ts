@@ -5,7 +5,7 @@ import { numbers, type Arithmetic } from './arithmetic';
 /**
  * How the evidence about one product becomes one number in [0, 1]: the similarity that
  * similarity_threshold compares. The fused ranking's order replaces sim_text by the learned
- * ranker's text score (ranker/) in the same blend (engine.ts rankCandidates).
+ * ranker's text score (ranker/) in the same blend (ranking.ts rankCandidates).
  *
  *   coverage = share of the query terms' IDF mass that the product holds (0..1)
  *   lexical  = COVERAGE_SHARE * coverage
