@@ -42,19 +42,6 @@ export const LAYERS = [
   ['lib/tooling'],
 ];
 
-/**
- * Upward imports still there, each named with what removes it: `from` may be imported by
- * `layer` although it sits above it, but only the files listed.
- */
-const LAYER_EXCEPTIONS = [
-  // The search split (issue 47, point 2) moves the scalar-text helper the legacy search's
-  // results read out of lib/catalog.
-  { layer: 'lib/search', from: 'lib/catalog', files: ['./scalar-text.ts'] },
-  // The store-rules read (issue 50) types its answer with StoreRules of lib/ucp/rules; the type
-  // moves below lib/platforms (lib/contract, beside the other shapes both sides share) to end it.
-  { layer: 'lib/platforms', from: 'lib/ucp', files: ['./rules/read.ts'] },
-];
-
 /** Tests and their fixtures may import any layer: they stand above all of them. */
 const TESTS = ['**/*.test.ts', 'lib/**/tests/**'];
 
@@ -79,9 +66,6 @@ function upwardZones(layerPath, level) {
         ...LAYERS.flat()
           .filter((other) => inside(from, other) && layerOf(other) <= level)
           .map((other) => `./${other.slice(from.length + 1)}`),
-        ...LAYER_EXCEPTIONS.filter((e) => e.layer === layerPath && e.from === from).flatMap(
-          (e) => e.files,
-        ),
       ],
       message: `${layerPath} sits below ${from} in the layer order (docs/development.md#layer-order).`,
     })),

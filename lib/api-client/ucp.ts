@@ -6,7 +6,7 @@ import type {
 } from '../ucp/checkout/requests';
 import type { Checkout } from '../ucp/checkout/types';
 import type { UcpOrder } from '../ucp/order';
-import type { PaymentHandlerConfig } from '../ucp/settings';
+import type { PaymentHandlerConfig } from '../contract/store-rules';
 import { request, type Transport } from './request';
 
 export type UcpCheckout = Checkout;

@@ -150,7 +150,7 @@ export const scoreDetails = z
         }),
       })
       .nullable()
-      .meta({ description: 'The learned ranker (lib/search/ranker); null when it did not rank' }),
+      .meta({ description: 'The learned ranker (docs/search.md); null when it did not rank' }),
   })
   .meta({ id: 'ScoreDetails' });
 

@@ -52,9 +52,6 @@ function redact(url: string): string {
   return u.toString();
 }
 
-// lib/search imports isEmbedded from here until it reads the engine adapter (./engine) itself.
-export { isEmbedded } from './engine';
-
 /**
  * Closes a PGlite without touching the process's exit code. PGlite 0.4's close() runs
  * Emscripten's exit, which sets process.exitCode = 0 and so turned a failed run (a CLI command,

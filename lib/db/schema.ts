@@ -24,7 +24,7 @@ import { vectorLiteral } from './vector';
 /**
  * A pgvector column without a fixed dimension: models differ in width (USE lite 512, MiniLM
  * 384, CLIP 512/768), and every vector carries its model id, so one column serves them all.
- * Vector indexes are partial expression indexes per model (see lib/search).
+ * Vector indexes are partial expression indexes per model (lib/embeddings/vector-index.ts).
  */
 export const vector = customType<{ data: number[]; driverData: string }>({
   dataType: () => 'vector',
@@ -342,11 +342,11 @@ export const imageCache = pgTable(
 
 /**
  * The lexical index: one row per (product, term) with the field-weighted term frequency, derived
- * from the analyzer's terms (lib/search/lexical-index.ts). BM25 needs per-document tf and length, which a GIN index cannot give.
+ * from the analyzer's terms (lib/search/index/lexical-index.ts). BM25 needs per-document tf and length, which a GIN index cannot give.
  * `impact` is the posting's BM25 term-frequency part, tf * (k1 + 1) / (tf + k1 * (1 - b + b *
  * len / avgdl)), with the average length when it was written: the IDF is the same for every
  * posting of a term, so the indexes ordered by impact let a search read a common term's best
- * postings first and stop (lib/search/lexical-retrieval.ts).
+ * postings first and stop (lib/search/retrieve/lexical-sql.ts).
  */
 export const searchPostings = pgTable(
   'search_postings',
@@ -382,7 +382,7 @@ export const searchStoreStats = pgTable('search_store_stats', {
 /**
  * search_store_stats summed over every store, in one row: BM25's N and average length as a
  * search reads them, two numbers whatever the number of stores. The indexer recomputes it in the
- * transaction that changes a store's row (lib/search/lexical-index.ts).
+ * transaction that changes a store's row (lib/search/index/lexical-index.ts).
  */
 export const searchCorpusStats = pgTable(
   'search_corpus_stats',
@@ -404,7 +404,7 @@ export const searchTerms = pgTable(
     term: text('term').primaryKey(),
     df: integer('df').notNull(),
     /**
-     * For a term held by more products than an all-stores search reads (lib/search/term-floors.ts):
+     * For a term held by more products than an all-stores search reads (lib/search/index/term-floors.ts):
      * the impact its read starts from, and how many postings reach it. Null for the others.
      */
     floor: real('floor'),
@@ -416,7 +416,7 @@ export const searchTerms = pgTable(
     version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
   // A mistyped query term's spelling candidates share three letters with it, at its start, one
-  // or two letters in (lib/search/query-terms.ts); without these, each lookup read the vocabulary.
+  // or two letters in (lib/search/query/query-terms.ts); without these, each lookup read the vocabulary.
   (t) => [
     index('search_terms_head_idx').on(sql`substr(${t.term}, 1, 3)`),
     index('search_terms_shifted_head_idx').on(sql`substr(${t.term}, 2, 3)`),

@@ -1,5 +1,5 @@
 import type { ShippingRecord } from '../contract/shipping';
-import type { StoreRules } from '../ucp/rules/read';
+import type { StoreRules } from '../contract/store-rules';
 
 /** Where and as whom the service talks to one store's platform. */
 export interface StoreConnection {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/client';
 import { createFixtureStore } from '../testing/fixtures/catalogue';
-import { isCitus } from '../db/citus';
+import { isCitus } from '../db/engine';
 import { explainPlan, planAvoidingScans } from '../testing/plan';
 import { startTestServer, type TestServer } from '../testing/server';
 import { ofProducts, type ProductKey } from './product-keys';

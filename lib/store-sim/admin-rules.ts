@@ -1,5 +1,5 @@
 import { centsToString } from '../catalog/decimal';
-import type { StoreRules } from '../ucp/rules/read';
+import type { StoreRules } from '../contract/store-rules';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { CAPABILITIES } from './capabilities';
-import type { PaymentHandlerConfig } from './settings';
+import type { PaymentHandlerConfig } from '../contract/store-rules';
 import { publicSigningKeys } from './signing-keys';
 import { UCP_VERSION } from './version';
 

@@ -1,9 +1,9 @@
+import type { PaymentHandlerConfig } from '../contract/store-rules';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { storeUcpSettings } from '../db/schema';
 
 /** A payment handler as the store declares it: UCP's handler object, `id` first. */
-export type PaymentHandlerConfig = { id: string } & Record<string, unknown>;
 
 export interface UcpSettings {
   /** 'keys': only developers' API keys; 'open': also keyless agents naming their profile. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
-import { isCitus } from '../../db/citus';
+import { isCitus } from '../../db/engine';
 import { explainPlan } from '../../testing/plan';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { resolveQueryTerms } from '../query/query-terms';

@@ -1,5 +1,5 @@
 import { UcpError } from '../errors';
-import type { PaymentHandlerConfig } from '../settings';
+import type { PaymentHandlerConfig } from '../../contract/store-rules';
 import type { PaymentHandler } from './handler';
 import { mockPaymentHandler } from './mock';
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { products, variants } from '../../db/schema';
 import { writeUcpSettings } from '../settings';
-import type { StoreRules } from './read';
+import type { StoreRules } from '../../contract/store-rules';
 import { markImported } from './sources';
 import { partsOf, writeRules, type RulesWritten } from './write';
 

@@ -1,51 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CsvError, parseCsv } from './csv';
-import type { PaymentHandlerConfig } from '../settings';
-
-/**
- * A store's checkout rules as a UCP test-data directory holds them (discounts.csv,
- * promotions.csv, shipping_rates.csv, customers.csv, addresses.csv, inventory.csv, and
- * optionally payment_handlers.json): each file read and checked; an absent file is undefined,
- * and leaves that part of the store's rules as it is.
- */
-export interface StoreRules {
-  discounts?: {
-    code: string;
-    type: 'percentage' | 'fixed_amount';
-    value: number;
-    description: string;
-  }[];
-  promotions?: {
-    id: string;
-    type: 'free_shipping';
-    minSubtotal: number | null;
-    eligibleItemIds: string[];
-    description: string;
-  }[];
-  shippingRates?: {
-    id: string;
-    countryCode: string;
-    serviceLevel: string;
-    price: number;
-    title: string;
-  }[];
-  customers?: { id: string; name: string; email: string }[];
-  addresses?: {
-    id: string;
-    customerId: string;
-    streetAddress: string;
-    city: string;
-    region: string;
-    postalCode: string;
-    country: string;
-    extendedAddress?: string | null;
-    firstName?: string | null;
-    lastName?: string | null;
-  }[];
-  inventory?: { itemId: string; quantity: number }[];
-  paymentHandlers?: PaymentHandlerConfig[];
-}
+import type { PaymentHandlerConfig, StoreRules } from '../../contract/store-rules';
 
 function rowsOf(
   dir: string,

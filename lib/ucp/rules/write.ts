@@ -7,7 +7,7 @@ import {
   storePromotions,
   storeShippingRates,
 } from '../../db/schema';
-import type { StoreRules } from './read';
+import type { StoreRules } from '../../contract/store-rules';
 import type { RulePart } from './sources';
 
 export interface RulesWritten {
