@@ -1,3 +1,4 @@
+// @no-test-database
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../retrieve/candidate';
 import { FEATURE_NAMES, rankingFeatures, type FeatureName, type RankingQuery } from './features';
