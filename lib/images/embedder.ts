@@ -1,4 +1,5 @@
 import { env } from '../config/env';
+import { metrics } from '../metrics/registry';
 
 /** Turns image bytes into unit vectors. */
 export interface ImageEmbedder {
@@ -20,9 +21,27 @@ async function create(name: string): Promise<ImageEmbedder> {
   return new ClipProvider(name);
 }
 
+/** The model, each call timed in the metrics (embedding_model_duration_seconds{model}). */
+function timed(model: ImageEmbedder): ImageEmbedder {
+  return {
+    modelId: model.modelId,
+    get dimensions() {
+      return model.dimensions;
+    },
+    async embedImages(images) {
+      const end = metrics().embeddingModel.startTimer({ model: model.modelId });
+      try {
+        return await model.embedImages(images);
+      } finally {
+        end();
+      }
+    },
+  };
+}
+
 /** The image model IMAGE_EMBEDDING_MODEL names, loaded once per process. */
 export function imageEmbedder(): Promise<ImageEmbedder> {
-  slot.__imageEmbedder ??= create(env().IMAGE_EMBEDDING_MODEL).catch((err: unknown) => {
+  slot.__imageEmbedder ??= create(env().IMAGE_EMBEDDING_MODEL).then(timed, (err: unknown) => {
     slot.__imageEmbedder = undefined;
     throw err;
   });

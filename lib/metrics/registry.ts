@@ -53,7 +53,7 @@ function createMetrics() {
     }),
     embeddingModel: new Histogram({
       name: 'embedding_model_duration_seconds',
-      help: 'Time of one embedding task in the text model pool (queue wait included), by model',
+      help: 'Time of one embedding task, by model: a batch of texts in the text model pool (queue wait included), or of images in the image model',
       labelNames: ['model'] as const,
       buckets: SECONDS,
       registers,

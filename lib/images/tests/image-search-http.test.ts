@@ -2,9 +2,11 @@ import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../../config/env';
+import { metrics } from '../../metrics/registry';
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { madeUpWord } from '../../testing/unique';
+import { imageEmbedder } from '../embedder';
 import { indexProductImages } from '../indexer';
 import { shapeImage, type Rgb } from '../../testing/images/images';
 import { startImageServer, type ImageServer } from '../../testing/images/image-server';
@@ -156,5 +158,22 @@ describe('POST /search/products with query.image_url (pro plan)', () => {
     for (let i = 0; i < 2; i++)
       expect((await search({ text: 'cotton tee', image_url: url })).status).toBe(200);
     expect(images.hits(path)).toBe(1);
+  });
+
+  it('times the image model in the metrics, beside the text model', async () => {
+    const { modelId } = await imageEmbedder();
+    const imageModelTasks = async () => {
+      const { values } = await metrics().embeddingModel.get();
+      return values
+        .filter(
+          (v) =>
+            v.metricName === 'embedding_model_duration_seconds_count' && v.labels.model === modelId,
+        )
+        .reduce((sum, v) => sum + v.value, 0);
+    };
+    const before = await imageModelTasks();
+    const image = await queryImage('/q/timed.jpg', 'checks', YELLOW);
+    expect((await search({ text: 'cotton tee', image_url: image })).status).toBe(200);
+    expect(await imageModelTasks()).toBeGreaterThan(before);
   });
 });
