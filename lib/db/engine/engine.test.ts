@@ -39,9 +39,12 @@ describe('the engine adapter', () => {
       expect(isEmbedded(db)).toBe(true);
       return;
     }
+    const [server] = await queryRows<{ version: string }>(db, sql`SELECT version() AS version`);
+    // The wire run without a server of its own serves a PGlite over its socket (global-setup).
+    const pgliteServer = server!.version.includes('wasm32');
     const distributed = await catalogueDistributed(t);
-    expect(engine.name).toBe(distributed ? 'citus' : 'postgres');
-    expect(engine).toMatchObject({ inProcess: false, pglite: false, distributed });
+    expect(engine.name).toBe(pgliteServer ? 'pglite-socket' : distributed ? 'citus' : 'postgres');
+    expect(engine).toMatchObject({ inProcess: false, pglite: pgliteServer, distributed });
     expect(await isCitus(db)).toBe(distributed);
     expect(isEmbedded(db)).toBe(false);
   });
