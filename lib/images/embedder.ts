@@ -21,22 +21,21 @@ async function create(name: string): Promise<ImageEmbedder> {
   return new ClipProvider(name);
 }
 
-/** The model, each call timed in the metrics (embedding_model_duration_seconds{model}). */
+/**
+ * The model itself (callers may ask what it is: CLIP also embeds texts), each of its image calls
+ * timed in the metrics (embedding_model_duration_seconds{model}).
+ */
 function timed(model: ImageEmbedder): ImageEmbedder {
-  return {
-    modelId: model.modelId,
-    get dimensions() {
-      return model.dimensions;
-    },
-    async embedImages(images) {
-      const end = metrics().embeddingModel.startTimer({ model: model.modelId });
-      try {
-        return await model.embedImages(images);
-      } finally {
-        end();
-      }
-    },
+  const embed = model.embedImages.bind(model);
+  model.embedImages = async (images) => {
+    const end = metrics().embeddingModel.startTimer({ model: model.modelId });
+    try {
+      return await embed(images);
+    } finally {
+      end();
+    }
   };
+  return model;
 }
 
 /** The image model IMAGE_EMBEDDING_MODEL names, loaded once per process. */
