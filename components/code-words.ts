@@ -22,6 +22,7 @@ const WORDS: Record<string, string> = {
   INTERNAL_ERROR: 'Something went wrong on our side. Try again in a moment.',
   API_UNREACHABLE: 'The service could not be reached. Try again in a moment.',
   API_TIMEOUT: 'The service took too long to answer. Try again in a moment.',
+  STARTING: 'The service is starting up. Try again in a few seconds.',
   ROUTE_NOT_FOUND: 'This feature is not available on the service yet.',
   IDEMPOTENCY_KEY_REUSED: 'This purchase was already sent with different details.',
   NO_PROFILE: 'Choose or create a profile on the Profile page first.',
