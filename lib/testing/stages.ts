@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readReport, type Counts, type Kind } from './stage-reports';
 
 /**
  * The test command: runs each stage of a suite in turn (on after a failure), reads each test
@@ -16,9 +17,11 @@ import path from 'node:path';
  * runner whose exit code lies is caught by the report. Canary stages run a test that fails on
  * purpose through an npm script and pass only when that script exits non-zero with the canary
  * reported failed: they prove each configuration can still fail.
+ *
+ * Below the table it names each failed test with the first line of its error, and appends the same
+ * lines to the file STAGES_FAILURES names when set: .ci/run prints them last, where a CI log's tail
+ * shows them.
  */
-
-type Kind = 'check' | 'vitest' | 'playwright';
 
 interface Stage {
   name: string;
@@ -29,53 +32,11 @@ interface Stage {
   env?: Record<string, string>;
 }
 
-interface Counts {
-  passed: number;
-  failed: number;
-  skipped: number;
-}
-
 interface Result extends Counts {
   stage: Stage;
   seconds: number;
   ok: boolean;
   note: string;
-}
-
-interface VitestReport {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
-  testResults: Array<{ status: string; assertionResults: Array<{ status: string }> }>;
-}
-
-interface PlaywrightReport {
-  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-  errors: unknown[];
-}
-
-function readVitest(file: string): Counts {
-  const r = JSON.parse(fs.readFileSync(file, 'utf8')) as VitestReport;
-  // A file that fails to load or whose hooks throw has no failed test, yet failed: count it.
-  const brokenFiles = r.testResults.filter(
-    (f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed'),
-  ).length;
-  return {
-    passed: r.numPassedTests,
-    failed: r.numFailedTests + brokenFiles,
-    skipped: r.numPendingTests + r.numTodoTests,
-  };
-}
-
-function readPlaywright(file: string): Counts {
-  const r = JSON.parse(fs.readFileSync(file, 'utf8')) as PlaywrightReport;
-  return {
-    passed: r.stats.expected + r.stats.flaky,
-    // Errors outside tests (a web server that never came up) fail the run without failing a test.
-    failed: r.stats.unexpected + r.errors.length,
-    skipped: r.stats.skipped,
-  };
 }
 
 /** Arguments that add a JSON report in `file` beside the runner's usual console output. */
@@ -147,16 +108,6 @@ function judge(stage: Stage, exit: number, counts: Counts | undefined): Omit<Res
   if (exit !== 0)
     return verdict(false, `exit ${exit}`, { ...counts, failed: Math.max(counts.failed, 1) });
   return verdict(true, '', counts);
-}
-
-function readReport(kind: Kind, file: string): Counts | undefined {
-  if (kind === 'check') return undefined;
-  try {
-    return kind === 'vitest' ? readVitest(file) : readPlaywright(file);
-  } catch {
-    // None, or cut short: the runner died before finishing it. judge() fails the stage.
-    return undefined;
-  }
 }
 
 async function runStage(stage: Stage, dir: string): Promise<Result> {
@@ -243,6 +194,14 @@ async function main() {
     { passed: 0, failed: 0, skipped: 0 },
   );
   console.log(`\n━━ summary\n\n${table(results, stages.slice(results.length))}\n`);
+  const failures = results
+    .filter((r) => !r.ok && !r.stage.canary)
+    .flatMap((r) => [`${r.stage.name}: ${r.note}`, ...(r.failures ?? []).map((f) => `  ${f}`)]);
+  if (failures.length) {
+    console.log(`failed:\n${failures.join('\n')}\n`);
+    if (process.env.STAGES_FAILURES)
+      fs.appendFileSync(process.env.STAGES_FAILURES, `${failures.join('\n')}\n`);
+  }
   console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
   if (interrupted) process.exitCode = 128 + os.constants.signals[interrupted];
   else if (results.some((r) => !r.ok)) process.exitCode = 1;
