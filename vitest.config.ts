@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { NO_TEST_DATABASE, UNREACHABLE_DATABASE } from './lib/testing/no-test-database';
+import { NO_TEST_DATABASE, UNREACHABLE_DATABASE } from './lib/testing/no-test-database.ts';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /*
@@ -45,7 +46,7 @@ const noDatabase: TestProjectInlineConfiguration = {
 const projects = process.env.TEST_CANARY ? [canary] : wire ? [database] : [database, noDatabase];
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  resolve: { alias: { '@': import.meta.dirname } },
   test: {
     projects,
     globalSetup: ['lib/testing/global-setup.ts'],
@@ -54,5 +55,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default outside watch mode is the cores less one: one file at a time on CI's 2 cores,
+    // which left a core idle while a file waited on its database (bench-log.md#ci-stage-times).
+    maxWorkers: os.availableParallelism(),
   },
 });
