@@ -8,9 +8,14 @@ export type PaymentHandlerConfig = { id: string } & Record<string, unknown>;
  * undefined, and leaves that part of the store's rules as it is.
  */
 export interface StoreRules {
+  /**
+   * Discount codes: `percentage` (value a whole percent) and `fixed_amount` (value in minor
+   * units) off the items' subtotal; `free_shipping` takes the chosen shipping's price off, its
+   * value unused and written as 0.
+   */
   discounts?: {
     code: string;
-    type: 'percentage' | 'fixed_amount';
+    type: 'percentage' | 'fixed_amount' | 'free_shipping';
     value: number;
     description: string;
   }[];

@@ -525,8 +525,9 @@ export const storeDiscountCodes = pgTable(
   {
     storeId: ruleStoreId(),
     code: text('code').notNull(),
-    type: text('type', { enum: ['percentage', 'fixed_amount'] }).notNull(),
-    /** Percent for 'percentage', minor units for 'fixed_amount'. */
+    // Plain text in the database (no CHECK): the enum is TypeScript's only.
+    type: text('type', { enum: ['percentage', 'fixed_amount', 'free_shipping'] }).notNull(),
+    /** Percent for 'percentage', minor units for 'fixed_amount', 0 (unused) for 'free_shipping'. */
     value: bigint('value', { mode: 'number' }).notNull(),
     description: text('description').notNull().default(''),
   },

@@ -102,7 +102,8 @@ function shopifyId(id: string): string | number {
 
 /**
  * A checkout's agreed prices in the Admin API's order fields: its currency, its discount codes
- * (Shopify takes the amount of each) and its shipping line.
+ * (Shopify takes the amount of each: `fixed_amount` off the items, `shipping` off a shipping
+ * rate up to the amount) and its shipping line.
  */
 function shopifyPricing(pricing: PlatformPricing) {
   return {
@@ -112,7 +113,7 @@ function shopifyPricing(pricing: PlatformPricing) {
           discount_codes: pricing.discounts.map((d) => ({
             code: d.code,
             amount: d.amount,
-            type: 'fixed_amount',
+            type: d.target === 'shipping' ? 'shipping' : 'fixed_amount',
           })),
         }
       : {}),

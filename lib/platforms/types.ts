@@ -38,7 +38,8 @@ export interface PlatformPricing {
   currency: string;
   /** Unit price per line, in the order of `lines`. */
   linePrices: string[];
-  discounts: { code: string; amount: string }[];
+  /** Each applied code's amount, off the items or (`shipping`) off the shipping line. */
+  discounts: { code: string; amount: string; target: 'items' | 'shipping' }[];
   shippingLine: { title: string; code: string; price: string } | null;
 }
 
@@ -126,7 +127,10 @@ export interface StorePlatform {
   ): Promise<PlatformLookupResult>;
   /** Every variant's stock, as the platform's Admin API shows it. */
   readStock(connection: StoreConnection): Promise<PlatformStock>;
-  /** Shipping rates, discount codes, free-shipping promotions and customers with addresses. */
+  /**
+   * Shipping rates, discount codes, free-shipping promotions (automatic: none for a platform
+   * whose discounts all need a code) and customers with addresses.
+   */
   readRules(connection: StoreConnection): Promise<PlatformRules>;
   /** The order's shipments so far (none: not shipped yet). */
   listFulfillments(

@@ -79,9 +79,14 @@ async function priceLines(
   });
 }
 
-function discountWarnings(codes: string[], applied: Set<string>): Message[] {
+/**
+ * A warning for each code that is not applied: unknown, or with nothing left to take off. A
+ * free-shipping code is valid whether or not a shipping option is chosen yet: it stays in
+ * `codes` without an applied entry, unwarned, until there is a shipping price to take off.
+ */
+function discountWarnings(codes: string[], valid: Set<string>): Message[] {
   return codes.flatMap((code, i) =>
-    applied.has(code)
+    valid.has(code)
       ? []
       : [
           {
@@ -121,7 +126,12 @@ export async function buildCheckout(input: BuildInput): Promise<Checkout> {
   const subtotal = subtotalOf(lines);
   const shippingCost = await priceMethods(ctx, methods, lines, subtotal);
   const codes = [...new Set(request.discounts?.codes ?? previous?.discounts?.codes ?? [])];
-  const applied = applyDiscounts(subtotal, await discountRules(db, store.id, codes));
+  const rules = await discountRules(db, store.id, codes);
+  const applied = applyDiscounts(subtotal, rules, shippingCost);
+  const valid = new Set([
+    ...applied.map((d) => d.code),
+    ...rules.filter((r) => r.type === 'free_shipping').map((r) => r.code),
+  ]);
   const instruments = request.payment?.instruments ?? previous?.payment.instruments ?? [];
   const selectedInstrument =
     request.payment?.selected_instrument_id ?? previous?.payment.selected_instrument_id;
@@ -133,7 +143,7 @@ export async function buildCheckout(input: BuildInput): Promise<Checkout> {
     line_items: lines,
     ...(buyer ? { buyer } : {}),
     totals: checkoutTotals(subtotal, applied, shippingCost),
-    messages: discountWarnings(codes, new Set(applied.map((d) => d.code))),
+    messages: discountWarnings(codes, valid),
     links: [],
     expires_at: input.expiresAt.toISOString(),
     payment: {

@@ -3,6 +3,7 @@ import type { OrderLine } from '../../contract/orders';
 import type { ShippingRecord } from '../../contract/shipping';
 import type { PlatformPricing } from '../../platforms';
 import type { CatalogueItem } from './catalogue';
+import { FULFILLMENT_PATH } from './totals';
 import type { Checkout } from './types';
 
 const money = (minor: number) => centsToString(BigInt(minor));
@@ -57,6 +58,7 @@ export function orderPricing(checkout: Checkout, lines: OrderLine[]): PlatformPr
     discounts: (checkout.discounts?.applied ?? []).map((d) => ({
       code: d.code,
       amount: money(d.amount),
+      target: d.allocations.every((a) => a.path === FULFILLMENT_PATH) ? 'shipping' : 'items',
     })),
     shippingLine:
       chosen.length && shipping

@@ -95,14 +95,18 @@ export function readStoreRules(dir: string): StoreRules {
   const inventory = rowsOf(dir, 'inventory.csv', ['product_id', 'quantity']);
   return {
     discounts: discounts?.map((r) => {
-      if (r.type !== 'percentage' && r.type !== 'fixed_amount') {
+      if (r.type !== 'percentage' && r.type !== 'fixed_amount' && r.type !== 'free_shipping') {
         throw new CsvError(
-          `discounts.csv: ${r.code} has type "${r.type}" (percentage or fixed_amount)`,
+          `discounts.csv: ${r.code} has type "${r.type}" (percentage, fixed_amount or free_shipping)`,
         );
       }
       const value = whole(r.value!, `discounts.csv: ${r.code}'s value`);
       if (r.type === 'percentage' && value > 100) {
         throw new CsvError(`discounts.csv: ${r.code} takes more than 100%`);
+      }
+      // A free-shipping code takes the whole shipping price off: a value would be a cap.
+      if (r.type === 'free_shipping' && value !== 0) {
+        throw new CsvError(`discounts.csv: ${r.code} is free_shipping, its value must be 0`);
       }
       return { code: r.code!, type: r.type, value, description: r.description ?? '' };
     }),
