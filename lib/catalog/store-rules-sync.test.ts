@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,10 @@ import { waitFor } from '../testing/wait-for';
 import { syncStoreRules } from './store-rules-sync';
 import { requireStore } from '../stores/registry';
 import { importStoreRules } from '../ucp/rules/import';
+import { readPaymentHandlers } from '../ucp/rules/read';
 import { ruleSources } from '../ucp/rules/sources';
+import { ucpCheckoutSchemas } from '../ucp/schemas';
+import { payment } from '../ucp/tests/tea-shop';
 
 fastOrderSettings();
 setEnv({ OPERATOR_TOKEN: `op_${randomBytes(16).toString('hex')}` });
@@ -40,7 +44,11 @@ beforeAll(async () => {
   storeId = created.body.store.id;
   const verified = await t.admin('PUT', `/admin/stores/${storeId}/token`, { token });
   expect(verified.body.store.verified, JSON.stringify(verified.body)).toBe(true);
-  const open = await t.admin('PUT', `/admin/stores/${storeId}/ucp`, { agent_access: 'open' });
+  const handlers = path.join(__dirname, '../testing/ucp/payment-handlers.json');
+  const open = await t.admin('PUT', `/admin/stores/${storeId}/ucp`, {
+    agent_access: 'open',
+    payment_handlers: readPaymentHandlers(readFileSync(handlers, 'utf8'), handlers),
+  });
   expect(open.status).toBe(200);
 });
 afterAll(async () => {
@@ -87,6 +95,23 @@ function johnsCheckout(item: string, codes: string[] = []) {
     fulfillment: { methods: [{ type: 'shipping' }] },
   });
 }
+
+/** The checkout after choosing a saved address and one of its shipping options. */
+function shipTo(checkoutId: string, destination: string, option: string) {
+  return ucp('PUT', `/checkout-sessions/${checkoutId}`, {
+    fulfillment: {
+      methods: [
+        {
+          type: 'shipping',
+          selected_destination_id: destination,
+          groups: [{ selected_option_id: option }],
+        },
+      ],
+    },
+  });
+}
+
+const totalsOf = (checkout: any) => checkout.totals.map((t: any) => [t.type, t.amount]);
 
 /** The shipping options to a saved address, as [id, title, amount]. */
 async function optionsTo(checkoutId: string, destination: string) {
@@ -155,16 +180,67 @@ describe("a store's checkout rules synced from its Admin API", () => {
       ['std-ship', 'Standard Shipping', 500],
       ['exp-ship-intl', 'International Express', 2500],
     ]);
-    // promo_2, a free-shipping price rule with the roses as its prerequisite product.
+    // promo_2 is served as a free-shipping price rule with the roses as its prerequisite
+    // product and no code: Shopify applies a price rule only through its codes, so the roses
+    // pay for shipping here too.
     const roses = await johnsCheckout('bouquet_roses', ['FIXED500']);
     expect(roses.discounts.applied.map((d: any) => [d.code, d.amount])).toEqual([
       ['FIXED500', 500],
     ]);
     expect((await optionsTo(roses.id, 'addr_1'))[0]).toEqual([
       'std-ship',
-      'Standard Shipping (Free)',
-      0,
+      'Standard Shipping',
+      500,
     ]);
+  });
+
+  it('makes a free-shipping price rule a code: shipping is paid without it and taken off with it', async () => {
+    sim.setRules(domain, {
+      ...rules,
+      discounts: [
+        ...rules.discounts!,
+        { code: 'SHIPFREE', type: 'free_shipping', value: 0, description: 'Free shipping' },
+      ],
+    });
+    await sync();
+
+    const without = await shipTo((await johnsCheckout('pot_ceramic')).id, 'addr_1', 'exp-ship-us');
+    expect(totalsOf(without)).toEqual([
+      ['subtotal', 1500],
+      ['fulfillment', 1500],
+      ['total', 3000],
+    ]);
+
+    // Valid before an option is chosen: kept in `codes`, nothing applied yet, no warning.
+    const coded = await johnsCheckout('pot_ceramic', ['SHIPFREE']);
+    expect([coded.discounts, coded.messages]).toEqual([{ codes: ['SHIPFREE'], applied: [] }, []]);
+    const shipped = await shipTo(coded.id, 'addr_1', 'exp-ship-us');
+    expect(shipped.discounts.applied).toEqual([
+      {
+        code: 'SHIPFREE',
+        title: 'Free shipping',
+        amount: 1500,
+        allocations: [{ path: "$.totals[?(@.type=='fulfillment')]", amount: 1500 }],
+      },
+    ]);
+    expect(totalsOf(shipped)).toEqual([
+      ['subtotal', 1500],
+      ['discount', 1500],
+      ['fulfillment', 1500],
+      ['total', 1500],
+    ]);
+    for (const schema of Object.values(ucpCheckoutSchemas))
+      expect(schema.safeParse(shipped).success).toBe(true);
+
+    // The store's order takes the shipping off as Shopify's `shipping` discount code.
+    const done = await ucp('POST', `/checkout-sessions/${coded.id}/complete`, payment());
+    expect(done.status).toBe('completed');
+    const placed: any = sim.orders(domain).at(-1);
+    expect([placed.shipping_lines[0].price, placed.discount_codes]).toEqual([
+      '15.00',
+      [{ code: 'SHIPFREE', amount: '15.00', type: 'shipping' }],
+    ]);
+    sim.setRules(domain, rules);
   });
 
   it('takes a changed rate at the next sync, and keeps a part whose read fails', async () => {

@@ -125,6 +125,12 @@ const priceRules = [
     prerequisite_variant_ids: [808950810],
     title: 'Free shipping with the lamp',
   }),
+  rule(507328185, {
+    target_type: 'shipping_line',
+    allocation_method: 'each',
+    value: '-100.0',
+    title: 'Free shipping',
+  }),
 ];
 
 const customers = [
@@ -214,26 +220,14 @@ describe("Shopify's checkout rules through the Admin REST API", () => {
         ['201', 'default', 'standard', 2500],
       ],
     );
+    // A free-shipping price rule is a code like the others: Shopify applies a price rule only
+    // through its discount codes, so none is an automatic promotion.
     expect(rules.discounts).toEqual([
       { code: 'SUMMERSALE10OFF', type: 'percentage', value: 10, description: 'SUMMERSALE10OFF' },
       { code: 'CODE507328176', type: 'fixed_amount', value: 750, description: 'Seven fifty' },
+      { code: 'CODE507328185', type: 'free_shipping', value: 0, description: 'Free shipping' },
     ]);
-    expect(rules.promotions).toEqual([
-      {
-        id: '507328182',
-        type: 'free_shipping',
-        minSubtotal: 4000,
-        eligibleItemIds: [],
-        description: 'Free shipping over 40',
-      },
-      {
-        id: '507328184',
-        type: 'free_shipping',
-        minSubtotal: null,
-        eligibleItemIds: ['808950810'],
-        description: 'Free shipping with the lamp',
-      },
-    ]);
+    expect(rules.promotions).toEqual([]);
     expect(rules.customers).toEqual([
       { id: '207119551', name: 'Bob Norman', email: 'bob.norman@mail.example.com' },
     ]);
@@ -259,7 +253,9 @@ describe("Shopify's checkout rules through the Admin REST API", () => {
       'price rule 507328179 (rule 507328179): ended',
       'price rule 507328180 (rule 507328180): a percentage of 12.5',
       'price rule 507328181 (rule 507328181): an amount off each item',
+      'price rule 507328182 (Free shipping over 40): needs an order minimum',
       'price rule 507328183 (rule 507328183): only for some countries',
+      'price rule 507328184 (Free shipping with the lamp): needs some items',
       'customer 207119552: no e-mail (a checkout knows buyers by e-mail)',
     ]);
   });
@@ -274,7 +270,7 @@ describe("Shopify's checkout rules through the Admin REST API", () => {
       partly.shippingRates?.length,
       partly.discounts?.length,
       partly.promotions?.length,
-    ]).toEqual([7, 2, 2]);
+    ]).toEqual([7, 3, 0]);
     const refused = await readRules({ ...connection(), token: 'shpat_wrong' });
     expect(refused).toEqual({
       skipped: [],

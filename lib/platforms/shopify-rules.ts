@@ -6,8 +6,8 @@ import type { PlatformRules, StoreConnection } from './types';
 
 /**
  * A store's checkout rules through the Admin REST API: shipping rates from `shipping_zones.json`,
- * discount codes and free-shipping promotions from `price_rules.json` with each rule's
- * `price_rules/{id}/discount_codes.json`, customers and their addresses from `customers.json`
+ * discount codes (percentage, fixed amount, free shipping) from `price_rules.json` with each
+ * rule's `price_rules/{id}/discount_codes.json`, customers and their addresses from `customers.json`
  * (lists read page by page by their cursor links). What a checkout here cannot honour is left
  * out and named in `skipped`, never approximated. Each resource is read on its own: one that
  * fails (a token without the `read_customers` scope) leaves its part out and the others in.
@@ -162,14 +162,14 @@ function unsupported(rule: AdminPriceRule, now: Date): string | undefined {
 }
 
 type Classified =
-  | { kind: 'code'; type: 'percentage' | 'fixed_amount'; value: number }
-  | { kind: 'promotion'; minSubtotal: number | null; eligibleItemIds: string[] }
+  | { kind: 'code'; type: 'percentage' | 'fixed_amount' | 'free_shipping'; value: number }
   | { kind: 'skip'; reason: string };
 
 /**
  * A line-item rule on every item is a discount code (percentage or fixed amount off the
- * subtotal); a 100% shipping-line rule for every country is a free-shipping promotion, from an
- * order minimum (`prerequisite_subtotal_range`) or with one of its products or variants.
+ * subtotal); a 100% shipping-line rule for every country is a free-shipping code. Shopify
+ * applies a price rule only through its discount codes, so neither is ever automatic; our
+ * codes have no conditions, so a rule needing an order minimum or some items is skipped.
  */
 function classify(rule: AdminPriceRule, now: Date): Classified {
   const reason = unsupported(rule, now);
@@ -202,21 +202,16 @@ function classify(rule: AdminPriceRule, now: Date): Classified {
       return { kind: 'skip', reason: 'only for some countries' };
     if (positive(rule.prerequisite_shipping_price_range?.less_than_or_equal_to))
       return { kind: 'skip', reason: 'only for shipping rates up to a price' };
-    const minimum = rule.prerequisite_subtotal_range?.greater_than_or_equal_to;
-    const items = [
-      ...(rule.prerequisite_product_ids ?? []),
-      ...(rule.prerequisite_variant_ids ?? []),
-      ...(rule.entitled_product_ids ?? []),
-      ...(rule.entitled_variant_ids ?? []),
-    ].map(String);
-    // Here either condition suffices; Shopify would want both.
-    if (positive(minimum) && items.length)
-      return { kind: 'skip', reason: 'needs both an order minimum and some items' };
-    return {
-      kind: 'promotion',
-      minSubtotal: items.length ? null : minimum == null ? 0 : minorUnits(minimum),
-      eligibleItemIds: items,
-    };
+    if (positive(rule.prerequisite_subtotal_range?.greater_than_or_equal_to))
+      return { kind: 'skip', reason: 'needs an order minimum' };
+    if (
+      some(rule.prerequisite_product_ids) ||
+      some(rule.prerequisite_variant_ids) ||
+      some(rule.entitled_product_ids) ||
+      some(rule.entitled_variant_ids)
+    )
+      return { kind: 'skip', reason: 'needs some items' };
+    return { kind: 'code', type: 'free_shipping', value: 0 };
   }
   return { kind: 'skip', reason: `target type ${rule.target_type}` };
 }
@@ -233,14 +228,6 @@ async function readPriceRules(api: KyInstance, rules: Draft, now: Date): Promise
     const name = `price rule ${rule.id} (${rule.title ?? ''})`;
     if (what.kind === 'skip') {
       rules.skipped.push(`${name}: ${what.reason}`);
-    } else if (what.kind === 'promotion') {
-      rules.promotions.push({
-        id: String(rule.id),
-        type: 'free_shipping',
-        minSubtotal: what.minSubtotal,
-        eligibleItemIds: what.eligibleItemIds,
-        description: rule.title ?? '',
-      });
     } else {
       const path = `price_rules/${encodeURIComponent(String(rule.id))}/discount_codes.json`;
       await readEveryPage(api, path, new URLSearchParams({ limit: '250' }), (body) => {
@@ -304,6 +291,8 @@ export async function readRules(connection: StoreConnection): Promise<PlatformRu
     [
       'price_rules.json',
       (draft) => readPriceRules(api, draft, new Date()),
+      // No price rule is automatic (each applies only through its codes): promotions are read
+      // as none, which clears those an earlier sync wrote from free-shipping price rules.
       ['discounts', 'promotions'],
     ],
     [

@@ -146,10 +146,12 @@ function customersOf(rules: ShopRules, created: string): Json[] {
 }
 
 /**
- * The rules in the Admin API's shapes: each discount code a price rule of its own on every
- * line item (percentage or fixed amount across the order) with that one code; each free-shipping
- * promotion a 100% shipping-line price rule under the promotion's id, with its order minimum
- * (`prerequisite_subtotal_range`) or its items (`prerequisite_product_ids`) and no code.
+ * The rules in the Admin API's shapes: each discount code a price rule of its own with that one
+ * code, on every line item (percentage or fixed amount across the order) or, free shipping, a
+ * 100% shipping-line rule; each free-shipping promotion a 100% shipping-line price rule under
+ * the promotion's id, with its order minimum (`prerequisite_subtotal_range`) or its items
+ * (`prerequisite_product_ids`) and no code. Shopify applies a price rule only through its codes,
+ * so a promotion served so never applies: the REST Admin API has no automatic discounts.
  */
 export function adminRules(rules: ShopRules, nextId: () => number, createdAt: Date): AdminRules {
   const created = createdAt.toISOString().replace(/\.\d{3}Z$/, '+00:00');
@@ -157,13 +159,22 @@ export function adminRules(rules: ShopRules, nextId: () => number, createdAt: Da
   const discountCodes = new Map<string, Json[]>();
   for (const discount of rules.discounts ?? []) {
     const id = nextId();
+    const title = discount.description || discount.code;
     priceRules.push(
-      priceRule(id, created, {
-        value_type: discount.type,
-        value:
-          discount.type === 'percentage' ? `-${discount.value}.0` : `-${money(discount.value)}`,
-        title: discount.description || discount.code,
-      }),
+      priceRule(
+        id,
+        created,
+        discount.type === 'free_shipping'
+          ? { target_type: 'shipping_line', allocation_method: 'each', value: '-100.0', title }
+          : {
+              value_type: discount.type,
+              value:
+                discount.type === 'percentage'
+                  ? `-${discount.value}.0`
+                  : `-${money(discount.value)}`,
+              title,
+            },
+      ),
     );
     discountCodes.set(String(id), [
       {

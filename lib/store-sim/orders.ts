@@ -67,6 +67,15 @@ const orderSchema = z.looseObject({
   shipping_lines: z
     .array(z.looseObject({ title: z.string(), price: z.string().regex(/^\d+(\.\d{1,2})?$/) }))
     .optional(),
+  discount_codes: z
+    .array(
+      z.object({
+        code: z.string().min(1),
+        amount: z.string().regex(/^\d+(\.\d{1,2})?$/),
+        type: z.enum(['fixed_amount', 'percentage', 'shipping']).default('fixed_amount'),
+      }),
+    )
+    .optional(),
   note: z.string().nullish(),
   tags: z.string().optional(),
   note_attributes: z.array(z.looseObject({ name: z.string(), value: z.unknown() })).optional(),
@@ -211,6 +220,8 @@ export function createOrder(
     total_price: centsToString(lineTotal + shippingTotal),
     line_items: lines.map((l) => lineItem(l.variant, l.quantity, ctx.nextId())),
     shipping_lines: shippingLines.map((l) => ({ id: ctx.nextId(), code: null, ...l })),
+    // Kept as sent; the totals above do not take them off.
+    discount_codes: input.discount_codes ?? [],
     shipping_address: addressOut(input.shipping_address),
     billing_address: addressOut(input.billing_address),
     order_status_url: `${ctx.shopUrl}/orders/${token}/authenticate`,
