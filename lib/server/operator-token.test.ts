@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { OPERATOR_TOKEN_FILE, operatorToken, prepareOperatorToken } from '../auth/operator';
 import { setEnv } from '../testing/env';
+import { tempDirsForFile } from '../testing/temp-dirs';
 import { startTestServer, type TestServer } from '../testing/server';
 
 /**
@@ -27,7 +28,7 @@ afterEach(() => {
   setEnv({ OPERATOR_TOKEN: saved.OPERATOR_TOKEN, DATABASE_URL: saved.DATABASE_URL });
 });
 
-const newDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'operator-token-'));
+const newDir = tempDirsForFile('operator-token');
 
 it('makes a token in the data directory on the first start, keeps it, and the operator API takes it', async () => {
   setEnv({ OPERATOR_TOKEN: undefined, DATABASE_URL: undefined });

@@ -1,9 +1,9 @@
 // @no-test-database
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { tempDirsForFile } from '../../../testing/temp-dirs';
 import { FEATURE_NAMES } from './features';
 import {
   loadRankerModel,
@@ -14,8 +14,10 @@ import {
   sigmoid,
 } from './model';
 
+const newDir = tempDirsForFile('ranker');
+
 function writeModel(json: unknown): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ranker-'));
+  const dir = newDir();
   const file = path.join(dir, 'model.json');
   fs.writeFileSync(file, JSON.stringify(json));
   return file;
