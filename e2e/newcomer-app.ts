@@ -18,6 +18,8 @@ export interface NewcomerApp {
   processTree(): number[];
   /** Sends `signal` to `npm start` alone, as a terminal or a supervisor would. */
   signal(signal: NodeJS.Signals): void;
+  /** SIGKILL to every process of the tree still running: what a test's clean-up does. */
+  kill(): void;
   exited: Promise<number | null>;
 }
 
@@ -69,29 +71,43 @@ export function isRunning(pid: number): boolean {
   }
 }
 
-export function startNewcomerApp(port: number, dataDir: string): NewcomerApp {
+/**
+ * `npm start` on `port` and `dataDir`; with `databaseUrl`, on that database server (DATABASE_URL)
+ * rather than the embedded one, as a newcomer who has a PostgreSQL would.
+ */
+export function startNewcomerApp(
+  port: number,
+  dataDir: string,
+  opts: { databaseUrl?: string } = {},
+): NewcomerApp {
+  const settings: Record<string, string> = { PORT: String(port), DATA_DIR: dataDir };
+  if (opts.databaseUrl) settings.DATABASE_URL = opts.databaseUrl;
   const child: ChildProcess = spawn('npm', ['start'], {
     cwd: path.resolve(import.meta.dirname, '..'),
-    env: bareEnv({ PORT: String(port), DATA_DIR: dataDir }),
+    env: bareEnv(settings),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const processTree = () => {
+    const byParent = parents();
+    const tree = [child.pid!];
+    for (let i = 0; i < tree.length; i++) {
+      for (const [pid, ppid] of byParent) if (ppid === tree[i]) tree.push(pid);
+    }
+    return tree;
+  };
   return {
     origin: `http://127.0.0.1:${port}`,
     dataDir,
     output: () => out,
-    processTree() {
-      const byParent = parents();
-      const tree = [child.pid!];
-      for (let i = 0; i < tree.length; i++) {
-        for (const [pid, ppid] of byParent) if (ppid === tree[i]) tree.push(pid);
-      }
-      return tree;
-    },
+    processTree,
     signal: (signal) => child.kill(signal),
+    kill() {
+      for (const pid of processTree()) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+    },
     exited,
   };
 }

@@ -84,7 +84,7 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await keys?.assertClean();
   await page?.close();
-  for (const pid of app?.processTree() ?? []) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+  app?.kill();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
