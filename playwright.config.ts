@@ -56,6 +56,9 @@ export default defineConfig({
           reuseExistingServer: false,
           // The first run builds the app: minutes on a 2-core machine.
           timeout: 600_000,
+          // Playwright's default, SIGKILL, leaves no time for start-app.sh to remove its data
+          // directory; the server drains and stops within seconds.
+          gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
           stdout: 'pipe',
           env: {
             PORT: String(APP_PORT),
