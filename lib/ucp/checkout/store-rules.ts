@@ -4,21 +4,34 @@ import { storeDiscountCodes, storePromotions, storeShippingRates } from '../../d
 import type { DiscountRule } from './totals';
 import type { FulfillmentOption } from './types';
 
-/** The store's codes among `codes`, in the order asked (unknown ones left out). */
+/**
+ * The store's codes among `codes`, in the order asked, each under the spelling asked: UCP matches
+ * codes case-insensitively, so `save10` is the store's `SAVE10`, and a code asked twice in two
+ * spellings counts once. Unknown ones are left out.
+ */
 export async function discountRules(
   db: Db,
   storeId: string,
   codes: string[],
 ): Promise<DiscountRule[]> {
   if (!codes.length) return [];
+  const folded = (code: string) => code.toLowerCase();
   const rows = await db
     .select()
     .from(storeDiscountCodes)
-    .where(and(eq(storeDiscountCodes.storeId, storeId), inArray(storeDiscountCodes.code, codes)));
-  const byCode = new Map(rows.map((r) => [r.code, r]));
+    .where(
+      and(
+        eq(storeDiscountCodes.storeId, storeId),
+        inArray(sql`lower(${storeDiscountCodes.code})`, [...new Set(codes.map(folded))]),
+      ),
+    );
+  const byCode = new Map(rows.map((r) => [folded(r.code), r]));
+  const seen = new Set<string>();
   return codes.flatMap((code) => {
-    const row = byCode.get(code);
-    return row ? [{ code, type: row.type, value: row.value, description: row.description }] : [];
+    const row = byCode.get(folded(code));
+    if (!row || seen.has(folded(code))) return [];
+    seen.add(folded(code));
+    return [{ code, type: row.type, value: row.value, description: row.description }];
   });
 }
 

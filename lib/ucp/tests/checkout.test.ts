@@ -181,6 +181,16 @@ describe('updating: discounts and fulfillment', () => {
     ]);
   });
 
+  it('matches codes whatever their case, as the spec asks, and counts a code once in two spellings', async () => {
+    const body = await create(checkoutRequest('7001', 3));
+    const res = await update(body.id, { discounts: { codes: ['ten', 'TEN'] } });
+    expect(res.status).toBe(200);
+    expect(res.body.discounts.codes).toEqual(['ten', 'TEN']);
+    expect(res.body.discounts.applied.map((d: any) => [d.code, d.amount])).toEqual([['ten', 375]]);
+    expect(total(res.body)).toBe(3750 - 375 + 600);
+    expectSpecCheckout(res.body);
+  });
+
   it("offers a known buyer's saved addresses, null for an unknown one, and keeps them across updates", async () => {
     const known = await create({
       ...checkoutRequest(),
