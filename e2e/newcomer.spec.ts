@@ -17,7 +17,9 @@ import { expectCellsWithinWidth, snap, watchForKeys } from './support';
  */
 test.describe.configure({ mode: 'serial' });
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'newcomer-data-'));
+// Made in beforeAll: Playwright loads this file in more than one process (listing, then the
+// worker), and a directory made on load in a process that runs no test is never removed.
+let dataDir: string;
 /** Single-variant products (Shopify's "Default Title" variant). */
 const SKILLET = { id: '8800000000090', title: 'Cast Iron Skillet 10 in.' };
 const DRILL = { id: '8800000000148', title: 'Cordless Drill Driver 20V' };
@@ -56,6 +58,7 @@ function overflowsSideways(p: Page): Promise<boolean> {
 test.beforeAll(async ({ browser }) => {
   // The first start embeds the demo catalogue's text and images: a minute or more here.
   test.setTimeout(600_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'newcomer-data-'));
   app = startNewcomerApp(await freePort(), dataDir);
   await expect
     .poll(() => /Its API key, shown only this once:\s+(csk_\S+)/.exec(app.output())?.[1], {
@@ -85,7 +88,7 @@ test.afterAll(async () => {
   await keys?.assertClean();
   await page?.close();
   app?.kill();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('the first start needs no settings, says where the token key is, and warns of nothing', async () => {
