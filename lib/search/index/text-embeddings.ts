@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/client';
 import type { EmbeddingProvider } from '../../embeddings/provider';
-import { embedTextsCached, inputHash } from '../query/cached-embeddings';
+import { cachedInputs, embedIntoCache, inputHash } from '../query/cached-embeddings';
 import type { IndexableProduct } from './lexical-index';
 import { ofProducts } from '../../sql/product-keys';
 import { bigintArray, textArray } from '../../sql/arrays';
@@ -25,9 +25,15 @@ export function embeddingInput(p: IndexableProduct): string {
 /** A batch's text vectors, computed and not yet written to product_embeddings. */
 export interface ProductVectors {
   modelId: string;
-  /** The products whose input changed, and their new vectors in the same order. */
+  /** The products whose input changed. */
   stale: Array<{ id: number; storeId: string; hash: string }>;
-  vectors: number[][];
+  /**
+   * Their vectors in the same order: those the model computed now, null for the ones
+   * embedding_cache holds (storeProductVectors copies those there, so that a cached vector never
+   * travels to JavaScript and back: read as text, parsed, written as text, about a third of a
+   * millisecond per product).
+   */
+  vectors: Array<number[] | null>;
   /** Inputs that went through the model. */
   embedded: number;
   /** Products whose vector was kept (unchanged input) or came from embedding_cache. */
@@ -63,35 +69,50 @@ export async function computeProductVectors(
   const stale = inputs.filter((i) => currentHash.get(i.id) !== i.hash);
   if (stale.length === 0) return none;
 
-  const { vectors, computed } = await embedTextsCached(
+  const cached = await cachedInputs(
     db,
-    provider,
-    stale.map((i) => i.text),
+    modelId,
+    stale.map((i) => i.hash),
   );
+  // Each input the cache lacks goes through the model once, however many products share it.
+  const missing = [
+    ...new Map(stale.filter((i) => !cached.has(i.hash)).map((i) => [i.hash, i.text])),
+  ];
+  const computed = await embedIntoCache(db, provider, missing);
+  const vectorOf = new Map(missing.map(([hash], j) => [hash, computed[j]!]));
   return {
     modelId,
     stale: stale.map(({ id, storeId, hash }) => ({ id, storeId, hash })),
-    vectors,
-    embedded: computed,
-    reused: items.length - computed,
+    vectors: stale.map((i) => vectorOf.get(i.hash) ?? null),
+    embedded: missing.length,
+    reused: items.length - missing.length,
   };
 }
 
 /**
  * Writes computed vectors (computeProductVectors) to product_embeddings, copied from
- * embedding_cache where it holds them (it does, unless emptied since), so that each vector's
- * text is read once; the text (directionText) is there for a vector the cache no longer holds.
+ * embedding_cache where it holds them, so that each vector's text is read once; the text
+ * (directionText) of a vector the model computed is there in case the cache no longer holds it.
+ * A vector that was cached (null in the batch) and no longer is fails the batch (the row's
+ * embedding may not be null): nothing deletes from the cache.
  */
 export async function storeProductVectors(db: Db, batch: ProductVectors): Promise<void> {
   const { stale, vectors, modelId } = batch;
   if (stale.length === 0) return;
+  // The model's vectors, once per input.
+  const computed = new Map<string, string>();
+  stale.forEach((item, i) => {
+    const vector = vectors[i];
+    if (vector && !computed.has(item.hash)) computed.set(item.hash, directionText(vector));
+  });
   await db.execute(sql`
     INSERT INTO product_embeddings (store_id, product_id, kind, model_id, input_hash, embedding)
-    SELECT u.store_id, u.id, 'text', ${modelId}, u.h, coalesce(c.embedding, ${storedDirection(sql.raw('u.v'))})
+    SELECT u.store_id, u.id, 'text', ${modelId}, u.h, coalesce(c.embedding, ${storedDirection(sql.raw('n.v'))})
     FROM unnest(${textArray(stale.map((i) => i.storeId))}, ${bigintArray(stale.map((i) => i.id))},
-                ${textArray(stale.map((i) => i.hash))},
-                ${textArray(vectors.map(directionText))}) AS u(store_id, id, h, v)
+                ${textArray(stale.map((i) => i.hash))}) AS u(store_id, id, h)
     LEFT JOIN embedding_cache c ON c.model_id = ${modelId} AND c.input_hash = u.h
+    LEFT JOIN unnest(${textArray([...computed.keys()])}, ${textArray([...computed.values()])}) AS n(h, v)
+      ON n.h = u.h
     ON CONFLICT (store_id, product_id, kind, model_id) DO UPDATE
       SET input_hash = excluded.input_hash, embedding = excluded.embedding,
           created_at = excluded.created_at`);

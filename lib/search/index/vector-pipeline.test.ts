@@ -161,4 +161,24 @@ describe('storeProductVectors', () => {
       expect(cosine(stored.get(id)!, batch.vectors[i]!)).toBeGreaterThan(0.999999);
     });
   });
+
+  it('copies a cached vector from the cache, as it is, without reading it into JavaScript', async () => {
+    const db = t.database.db;
+    const first = await freshProducts(2);
+    await storeProductVectors(db, await computeProductVectors(db, textEmbedder(), first));
+    // Other products with the same inputs: every vector is in the cache now.
+    const again = await freshProducts(2);
+    const same = again.map((p, i) => ({ ...p, title: first[i]!.title }));
+    const batch = await computeProductVectors(db, textEmbedder(), same);
+    expect(batch).toMatchObject({ embedded: 0, reused: 2, vectors: [null, null] });
+    await storeProductVectors(db, batch);
+    const rows = await queryRows<{ product_id: string | number; same: boolean }>(
+      db,
+      sql`SELECT pe.product_id, pe.embedding = c.embedding AS same
+          FROM product_embeddings pe
+          JOIN embedding_cache c ON c.model_id = pe.model_id AND c.input_hash = pe.input_hash
+          WHERE pe.kind = 'text' AND pe.product_id = ANY(${bigintArray(same.map((p) => p.id))})`,
+    );
+    expect(rows.map((r) => r.same)).toEqual([true, true]);
+  });
 });

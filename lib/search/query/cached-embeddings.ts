@@ -19,6 +19,41 @@ function remember(key: string, vector: number[]): void {
   memory.set(key, vector);
 }
 
+/** Of these input hashes, the ones embedding_cache holds a vector of for the model. */
+export async function cachedInputs(
+  db: Db,
+  modelId: string,
+  hashes: readonly string[],
+): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await queryRows<{ input_hash: string }>(
+    db,
+    sql`SELECT input_hash FROM embedding_cache
+        WHERE model_id = ${modelId} AND input_hash = ANY(${textArray([...hashes])})`,
+  );
+  return new Set(rows.map((r) => r.input_hash));
+}
+
+/**
+ * Embeds the texts (distinct inputs, each with its inputHash) through the model and adds their
+ * vectors to embedding_cache; returns the vectors in the order given.
+ */
+export async function embedIntoCache(
+  db: Db,
+  provider: EmbeddingProvider,
+  inputs: ReadonlyArray<readonly [hash: string, text: string]>,
+): Promise<number[][]> {
+  if (inputs.length === 0) return [];
+  const vectors = await provider.embedTexts(inputs.map(([, text]) => text));
+  await db.execute(sql`
+    INSERT INTO embedding_cache (model_id, input_hash, embedding)
+    SELECT ${provider.modelId}, h, ${storedDirection(sql.raw('v'))}
+    FROM unnest(${textArray(inputs.map(([hash]) => hash))},
+                ${textArray(vectors.map(directionText))}) AS u(h, v)
+    ON CONFLICT DO NOTHING`);
+  return vectors;
+}
+
 /**
  * Embeds texts through embedding_cache: a query asked before (by anyone, in any run) costs a
  * lookup, not a model call. Vectors come in the order given; `computed` counts model inputs.
@@ -48,15 +83,9 @@ export async function embedTextsCached(
     const missing = pending.filter((i) => !stored.has(hashes[i]!));
     if (missing.length > 0) {
       const unique = [...new Map(missing.map((i) => [hashes[i]!, texts[i]!]))];
-      const vectors = await provider.embedTexts(unique.map(([, text]) => text));
+      const vectors = await embedIntoCache(db, provider, unique);
       computed = unique.length;
       unique.forEach(([hash], j) => stored.set(hash, vectors[j]!));
-      await db.execute(sql`
-        INSERT INTO embedding_cache (model_id, input_hash, embedding)
-        SELECT ${provider.modelId}, h, ${storedDirection(sql.raw('v'))}
-        FROM unnest(${textArray(unique.map(([hash]) => hash))},
-                    ${textArray(vectors.map(directionText))}) AS u(h, v)
-        ON CONFLICT DO NOTHING`);
     }
     for (const i of pending) {
       const vector = stored.get(hashes[i]!)!;
