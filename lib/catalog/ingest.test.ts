@@ -1,12 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncProgress } from '../contract/admin-stores';
-import { queryRows } from '../db/client';
+import { openDatabase, queryRows, type Db } from '../db/client';
 import { textArray } from '../sql/arrays';
 import { adminProduct } from '../testing/fixtures/admin-product';
 import { startTestServer, type TestServer } from '../testing/server';
 import { madeUpWord, uniqueDomain } from '../testing/unique';
 import { addStore } from '../stores/registry';
+import { textEmbedder } from '../embeddings/index';
+import { vectorIndexName } from '../embeddings/vector-index';
+import { textVectorIndexExists } from '../search/index/indexer';
 import { ingestPages } from './ingest';
 
 let t: TestServer;
@@ -28,9 +31,13 @@ function page(first: number, count: number): unknown[] {
 }
 
 /** Text vectors stored for the store's products with these platform ids. */
-async function vectorsFor(storeId: string, externalIds: number[]): Promise<number> {
+async function vectorsFor(
+  storeId: string,
+  externalIds: number[],
+  db: Db = t.database.db,
+): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
-    t.database.db,
+    db,
     sql`SELECT count(*)::int AS n FROM product_embeddings pe JOIN products p ON p.store_id = pe.store_id AND p.id = pe.product_id
         WHERE pe.kind = 'text' AND p.store_id = ${storeId}
           AND p.external_id = ANY(${textArray(externalIds.map(String))})`,
@@ -74,5 +81,34 @@ describe('ingesting pages', () => {
     );
     const ids = Array.from({ length: 12 }, (_, i) => 7_300_000 + i);
     expect(await vectorsFor(store.id, ids)).toBe(12);
+  });
+
+  it('builds the text vector index of a first load once its vectors are in, after a failed page too', async () => {
+    // A database of its own: the index is dropped, which files sharing a server would see.
+    const own = await openDatabase({ url: 'memory://' });
+    const db = own.db;
+    const index = vectorIndexName('text', textEmbedder().modelId);
+    for (const [first, fails] of [
+      [7_400_000, false],
+      [7_500_000, true],
+    ] as const) {
+      await db.execute(sql.raw(`DROP INDEX IF EXISTS ${index}`));
+      const store = await addStore(db, { domain: uniqueDomain('first-load') });
+      let indexedBeforeTheEnd: boolean | undefined;
+      async function* pages() {
+        yield page(first, 12);
+        yield page(first + 100, 12);
+        indexedBeforeTheEnd = await textVectorIndexExists(db);
+        if (fails) throw new Error('the feed broke');
+      }
+      const ingest = ingestPages(db, store.id, pages(), { removeVanished: false });
+      if (fails) await expect(ingest).rejects.toThrow('the feed broke');
+      else await ingest;
+      expect(indexedBeforeTheEnd).toBe(false);
+      expect(await textVectorIndexExists(db)).toBe(true);
+      const ids = Array.from({ length: 12 }, (_, i) => [first + i, first + 100 + i]).flat();
+      expect(await vectorsFor(store.id, ids, db)).toBe(24);
+    }
+    await own.close();
   });
 });

@@ -44,6 +44,19 @@ export function cosineQueryParam(vector: readonly number[], dimensions: number):
   return sql`${text}::vector(${sql.raw(String(Math.trunc(dimensions)))})`;
 }
 
+/** Whether the HNSW index of this model and kind exists (ensureVectorIndex made it). */
+export async function vectorIndexExists(
+  db: Db,
+  kind: EmbeddingKind,
+  modelId: string,
+): Promise<boolean> {
+  const [row] = await queryRows<{ found: boolean }>(
+    db,
+    sql`SELECT to_regclass(${vectorIndexName(kind, modelId)}) IS NOT NULL AS found`,
+  );
+  return Boolean(row?.found);
+}
+
 export async function ensureVectorIndex(
   db: Db,
   kind: EmbeddingKind,

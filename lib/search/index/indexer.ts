@@ -5,7 +5,11 @@ import { maintainSearchTables } from '../../db/statistics';
 import { textEmbedder } from '../../embeddings/index';
 import { reembedStyles } from '../../profiles/service';
 import { indexLexical, type IndexableProduct } from './lexical-index';
-import { dropOtherVectorIndexes, ensureVectorIndex } from '../../embeddings/vector-index';
+import {
+  dropOtherVectorIndexes,
+  ensureVectorIndex,
+  vectorIndexExists,
+} from '../../embeddings/vector-index';
 import { ofProducts, type ProductKey } from '../../sql/product-keys';
 import { TextVectorPipeline } from './vector-pipeline';
 
@@ -60,6 +64,11 @@ export async function indexLexically(db: Db, keys: ProductKey[]): Promise<Indexa
 export function ensureTextVectorIndex(db: Db): Promise<void> {
   const provider = textEmbedder();
   return ensureVectorIndex(db, 'text', provider.modelId, provider.dimensions);
+}
+
+/** Whether the active text model's HNSW index exists. */
+export function textVectorIndexExists(db: Db): Promise<boolean> {
+  return vectorIndexExists(db, 'text', textEmbedder().modelId);
 }
 
 /**
