@@ -39,7 +39,10 @@ interface PlaywrightReport {
 }
 
 const firstLine = (text: string | undefined) =>
-  (text ?? '').replace(/\u001b\[[0-9;]*m/g, '').trim().split('\n', 1)[0] ?? '';
+  (text ?? '')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .trim()
+    .split('\n', 1)[0] ?? '';
 
 function readVitest(file: string): Counts {
   const r = JSON.parse(fs.readFileSync(file, 'utf8')) as VitestReport;
