@@ -25,6 +25,16 @@ const marked = testFiles('lib').filter((file) =>
 );
 // The wire runs name their server here (TEST_DATABASE=wire starts one in global-setup).
 const wire = process.env.TEST_DATABASE === 'wire' || Boolean(process.env.TEST_DATABASE_URL);
+/*
+ * A file on a database of its own (lib/testing/own-database.ts) gets one from a PostgreSQL server;
+ * PGlite's socket server serves one database, so in the wire PGlite run (TEST_DATABASE=wire, no
+ * TEST_DATABASE_URL) such a file would open an in-process PGlite: the embedded run again. It is
+ * left out of that run.
+ */
+const wirePglite = process.env.TEST_DATABASE === 'wire' && !process.env.TEST_DATABASE_URL;
+const ownDatabase = testFiles('lib').filter((file) =>
+  fs.readFileSync(file, 'utf8').includes("/testing/own-database'"),
+);
 
 const canary: TestProjectInlineConfiguration = {
   extends: true,
@@ -36,7 +46,7 @@ const database: TestProjectInlineConfiguration = {
   test: {
     name: 'database',
     include: ['lib/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...marked],
+    exclude: [...configDefaults.exclude, ...marked, ...(wirePglite ? ownDatabase : [])],
   },
 };
 const noDatabase: TestProjectInlineConfiguration = {
