@@ -78,9 +78,13 @@ export function isRunning(pid: number): boolean {
 export function startNewcomerApp(
   port: number,
   dataDir: string,
-  opts: { databaseUrl?: string } = {},
+  opts: { databaseUrl?: string; settings?: Record<string, string> } = {},
 ): NewcomerApp {
-  const settings: Record<string, string> = { PORT: String(port), DATA_DIR: dataDir };
+  const settings: Record<string, string> = {
+    ...opts.settings,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+  };
   if (opts.databaseUrl) settings.DATABASE_URL = opts.databaseUrl;
   const child: ChildProcess = spawn('npm', ['start'], {
     cwd: path.resolve(import.meta.dirname, '..'),
