@@ -65,8 +65,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // Vitest's default outside watch mode is the cores less one: one file at a time on CI's 2 cores,
-    // which left a core idle while a file waited on its database (bench-log.md#ci-stage-times).
-    maxWorkers: os.availableParallelism(),
+    // Embedded, each file has a PGlite of its own: a file per core (vitest's default outside watch
+    // mode, the cores less one, ran one at a time on CI's 2 cores). The wire runs share one
+    // database, where a file's all-stores reads and corpus statistics would see another file's
+    // writes: one file at a time there (bench-log.md#ci-stage-times).
+    maxWorkers: wire ? 1 : os.availableParallelism(),
   },
 });
