@@ -6,14 +6,16 @@
 #   bash lib/testing/postgres.sh citus    a Citus coordinator and 2 workers (npm run test:citus)
 #
 # TEST_PG_PORT picks the first port (citus also uses the next two); unset, the first free
-# range from 55432 on is used. PG_TOOLS names the `pg` script of ../shared/postgres.
+# range from 55432 (start) or 55532 (citus) on is used. PG_TOOLS names the `pg` script of ../shared/postgres.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 mode=${1:-}
+# Each mode looks for ports in a range of its own, so that CI's two runs, started together, never
+# race for one.
 case "$mode" in
-  start) label='PostgreSQL 15' ports=1 ;;
-  citus) label='Citus 13, 2 workers' ports=3 ;;
+  start) label='PostgreSQL 15' ports=1 first=55432 ;;
+  citus) label='Citus 13, 2 workers' ports=3 first=55532 ;;
   *) echo "usage: $0 start|citus" >&2; exit 2 ;;
 esac
 
@@ -38,11 +40,11 @@ if [ -n "${TEST_PG_PORT:-}" ]; then
   port=$TEST_PG_PORT
   range_free "$port" || { echo "TEST_PG_PORT=$port: a port in $port..$((port + ports - 1)) is in use" >&2; exit 1; }
 else
-  port=55432
+  port=$first
   # Another run (another worktree, another engineer) may hold the default: take the next range.
   until range_free "$port"; do
     port=$((port + 10))
-    [ "$port" -lt 55632 ] || { echo "no free port range in 55432..55631; set TEST_PG_PORT" >&2; exit 1; }
+    [ "$port" -lt $((first + 100)) ] || { echo "no free port range in $first..$((first + 99)); set TEST_PG_PORT" >&2; exit 1; }
   done
 fi
 
