@@ -13,16 +13,19 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
  * unchecked.
  */
 
-function testFiles(dir: string): string[] {
+/** Every test file under `dir`, with its text. */
+function testFiles(dir: string): Array<{ file: string; text: string }> {
   return fs
     .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
-    .map((file) => path.join(dir, file));
+    .map((file) => path.join(dir, file))
+    .map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
 }
 
-const marked = testFiles('lib').filter((file) =>
-  fs.readFileSync(file, 'utf8').split('\n', 5).includes(NO_TEST_DATABASE),
-);
+const files = testFiles('lib');
+const marked = files
+  .filter(({ text }) => text.split('\n', 5).includes(NO_TEST_DATABASE))
+  .map(({ file }) => file);
 // The wire runs name their server here (TEST_DATABASE=wire starts one in global-setup).
 const wire = process.env.TEST_DATABASE === 'wire' || Boolean(process.env.TEST_DATABASE_URL);
 /*
@@ -32,9 +35,9 @@ const wire = process.env.TEST_DATABASE === 'wire' || Boolean(process.env.TEST_DA
  * left out of that run.
  */
 const wirePglite = process.env.TEST_DATABASE === 'wire' && !process.env.TEST_DATABASE_URL;
-const ownDatabase = testFiles('lib').filter((file) =>
-  fs.readFileSync(file, 'utf8').includes("/testing/own-database'"),
-);
+const ownDatabase = files
+  .filter(({ text }) => text.includes("/testing/own-database'"))
+  .map(({ file }) => file);
 
 const canary: TestProjectInlineConfiguration = {
   extends: true,

@@ -1,17 +1,15 @@
 // @no-test-database
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readReport } from './stage-reports';
+import { tempDirsForFile } from './temp-dirs';
 
 /*
  * Each runner's canary, run for real, and its report read as the stage runner reads it: the
  * failed test must come out named, with its error, since a CI log's tail shows only these lines.
  */
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-reports-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirsForFile('stage-reports')();
 
 function runCanary(args: string[], env: Record<string, string>): void {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, TEST_CANARY: '1' };
