@@ -35,6 +35,11 @@ export interface IngestOptions {
    * listing was not seen whole), and the job ends with a SyncInterrupted.
    */
   signal?: AbortSignal;
+  /**
+   * Part of a load of many stores (bulk-load.ts), which builds the text vector index and
+   * maintains the search tables once at its end: this ingest does neither.
+   */
+  inBulkLoad?: boolean;
 }
 
 /** Progress is written to the store row at most this often while embedding. */
@@ -104,13 +109,13 @@ export async function ingestPages(
   // vectors are in: inserted one by one into an index, each cost the HNSW graph's search and
   // its neighbours' repair (about 7 ms of PGlite's CPU per product at 5,000 products, where a
   // build of the 5,000 took 1.5 to 1.9 ms each). Until then a search compares vectors exactly.
-  const buildIndexAfter = !(await textVectorIndexExists(db));
+  const buildIndexAfter = !opts.inBulkLoad && !(await textVectorIndexExists(db));
   let wroteVectors = false;
   // Pages are embedded in the model's worker threads while this thread fetches, upserts and
   // lexically indexes the next ones, and writes the vectors of the batch before.
   const vectors = new TextVectorPipeline(db, async ({ items }) => {
     wroteVectors = true;
-    if (!buildIndexAfter) await ensureTextVectorIndex(db);
+    if (!buildIndexAfter && !opts.inBulkLoad) await ensureTextVectorIndex(db);
     progress.embedded += items.length;
     // Their text is searchable now; images follow in the background (lib/images/queue.ts).
     await queueImages(
@@ -180,6 +185,6 @@ export async function ingestPages(
     await report(true);
   }
   const written = progress.added + progress.changed + progress.removed;
-  if (written > 0) await maintainSearchTables(db, written);
+  if (written > 0 && !opts.inBulkLoad) await maintainSearchTables(db, written);
   return progress;
 }

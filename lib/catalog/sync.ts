@@ -13,6 +13,8 @@ export interface SyncOptions {
   feed?: FeedOptions;
   /** Stops the sync after the page in hand (see IngestOptions.signal). */
   signal?: AbortSignal;
+  /** See IngestOptions.inBulkLoad. */
+  inBulkLoad?: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function startSync(
       {
         removeVanished: true,
         signal: opts.signal,
+        inBulkLoad: opts.inBulkLoad,
         onProgress: (p) => {
           latest(p);
           opts.onProgress?.(p);

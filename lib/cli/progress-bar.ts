@@ -54,7 +54,7 @@ export function catalogueBar(label: string): { listener: ProgressListener; stop(
   };
 }
 
-/** The bar of `reindex`: products indexed out of all products. */
+/** A bar of things done out of a total: `reindex`'s products, `sync-all`'s stores. */
 export function indexBar(label: string): {
   onProgress: (done: number, total: number) => void;
   stop(): void;

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { syncStoresInBulk } from '../../catalog/bulk-load';
 import { importFiles } from '../../catalog/import-files';
+import type { Db } from '../../db/client';
 import { catalogueBar, indexBar } from '../progress-bar';
 import { listSyncErrors, type JobOutcome } from '../../catalog/store-job';
 import { startSync } from '../../catalog/sync';
@@ -68,6 +70,69 @@ async function reportJob(
   if (outcome.error) throw new CliError(outcome.error);
 }
 
+/**
+ * `store sync-all`: the load with a bar of stores done, then one line per store that did not
+ * succeed and a total. Ctrl-C starts no further store and stops those running after their page.
+ */
+async function reportBulkSync(
+  db: Db,
+  storeIds: string[],
+  concurrency: number,
+  json: boolean | undefined,
+): Promise<void> {
+  const started = performance.now();
+  const bar = indexBar(`Sync of ${storeIds.length} stores`);
+  const stop = new AbortController();
+  const interrupt = (signal: NodeJS.Signals) => {
+    if (stop.signal.aborted) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    stop.abort();
+    process.stderr.write('\nSync: stopping after the pages in hand (again to quit at once)\n');
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  let load: Awaited<ReturnType<typeof syncStoresInBulk>>;
+  try {
+    bar.onProgress(0, storeIds.length);
+    load = await syncStoresInBulk(db, storeIds, {
+      concurrency,
+      signal: stop.signal,
+      onStoreDone: (_id, _outcome, done) => bar.onProgress(done, storeIds.length),
+    });
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    bar.stop();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const stores = load.result.map(({ storeId, outcome }) => ({
+    store_id: storeId,
+    state: outcome?.state ?? 'not_started',
+    progress: outcome?.progress ?? null,
+    error: outcome?.error ?? null,
+  }));
+  const products = stores.reduce((sum, s) => sum + (s.progress?.seen ?? 0), 0);
+  const unfinished = stores.filter((s) => s.state !== 'succeeded');
+  emit(
+    json,
+    {
+      stores,
+      products,
+      seconds: Number(seconds.toFixed(2)),
+      maintenance_seconds: load.maintenanceSeconds,
+      index_build_seconds: load.indexBuildSeconds,
+    },
+    [
+      ...unfinished.map((s) => `${s.store_id} ${s.state}${s.error ? `: ${s.error}` : ''}`),
+      `Synced ${stores.length - unfinished.length} of ${stores.length} stores: ${products} products in ` +
+        `${seconds.toFixed(1)} s (${(products / Math.max(seconds, 1e-3)).toFixed(1)} products/s), ` +
+        `the text vector index built in ${load.indexBuildSeconds} s`,
+    ].join('\n'),
+  );
+  if (unfinished.length > 0) {
+    throw new CliError(`${unfinished.length} of ${stores.length} stores did not sync`);
+  }
+}
+
 export function registerStoreCommands(program: Command): void {
   const store = program.command('store').description('Stores: registration, sync, access policy');
 
@@ -121,6 +186,29 @@ export function registerStoreCommands(program: Command): void {
           },
           () => getStoreSummary(db, storeId),
         );
+      });
+    });
+
+  store
+    .command('sync-all [storeIds...]')
+    .description(
+      'Sync many stores as one load (every store when none is named), building the text vector ' +
+        'index once at the end: for a first load; searches compare vectors exactly until it ends',
+    )
+    .option(
+      '--concurrency <n>',
+      'stores synced at once on a server (PGlite: 1)',
+      (v) => Number(v),
+      2,
+    )
+    .option('--json', 'print JSON')
+    .action(async (storeIds: string[], opts: { concurrency: number; json?: boolean }) => {
+      if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) {
+        throw new CliError('--concurrency must be a whole number of at least 1');
+      }
+      await withDatabase(async ({ db }) => {
+        const ids = storeIds.length > 0 ? storeIds : (await listStores(db)).map((s) => s.id);
+        await reportBulkSync(db, ids, opts.concurrency, opts.json);
       });
     });
 
