@@ -21,6 +21,11 @@ const schema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** Largest page cache of the embedded database in MB (see lib/db/pglite-buffers.ts). */
   PGLITE_BUFFERS_MB: z.coerce.number().int().min(16).max(2048).default(256),
+  /**
+   * Memory a server may give one HNSW index build, in MB (lib/embeddings/vector-index.ts); the
+   * graph of 512-dimension vectors takes about 2.3 KB a product while it is built.
+   */
+  VECTOR_INDEX_BUILD_MEMORY_MB: z.coerce.number().int().min(64).max(65536).default(1024),
   EMBEDDING_MODEL: z.string().default('use-lite'),
   /** Worker threads running the text model; unset: one per core; 0: the main thread. */
   EMBEDDING_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
