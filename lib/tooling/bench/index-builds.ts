@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client';
-import { textEmbedder } from '../../embeddings';
 import { indexLexically } from '../../search/index/indexer';
-import { vectorIndexName } from '../../embeddings/vector-index';
 import { progressLine } from '../progress';
 
 /** Products per postings batch: what indexProducts takes per lexical batch. */
@@ -11,18 +9,13 @@ const POSTINGS_BATCH = 1000;
 const seconds = (since: number) => Math.round((performance.now() - since) / 100) / 10;
 
 /**
- * How long the catalogue's indexes take to build whole, measured after the ingest: the text
- * model's HNSW index rebuilt by REINDEX (as after a model change or a restore), and every
- * product's postings written again through the indexer's lexical half (what reindexAll does
- * for them), one batch after another. A sync builds both a batch at a time as it goes; these
- * are the cost of building them over the whole catalogue at once.
+ * How long the postings take to build whole, measured after the ingest: every product's postings
+ * written again through the indexer's lexical half (what reindexAll does for them), one batch
+ * after another. A sync builds them a batch at a time as it goes; this is the cost of building
+ * them over the whole catalogue at once. The HNSW index's whole build is the one the bulk load
+ * ends with (bulk-load.ts), timed there.
  */
-export async function measureIndexBuilds(db: Db): Promise<{ hnsw_s: number; postings_s: number }> {
-  const hnswStarted = performance.now();
-  await db.execute(sql.raw(`REINDEX INDEX ${vectorIndexName('text', textEmbedder().modelId)}`));
-  const hnsw = seconds(hnswStarted);
-  console.log(`HNSW index rebuilt in ${hnsw} s`);
-
+export async function measurePostingsBuild(db: Db): Promise<{ postings_s: number }> {
   const keys = (
     await queryRows<{ id: string | number; store_id: string }>(
       db,
@@ -37,7 +30,7 @@ export async function measureIndexBuilds(db: Db): Promise<{ hnsw_s: number; post
   }
   const postings = seconds(postingsStarted);
   console.log(`postings of ${keys.length} products rebuilt in ${postings} s`);
-  return { hnsw_s: hnsw, postings_s: postings };
+  return { postings_s: postings };
 }
 
 /** The whole database's size on disk in MB, the workers' databases included on Citus. */

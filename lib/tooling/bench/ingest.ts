@@ -1,4 +1,6 @@
+import pLimit from 'p-limit';
 import { sql } from 'drizzle-orm';
+import { loadInBulk, syncConcurrency } from '../../catalog/bulk-load';
 import { importFiles } from '../../catalog/import-files';
 import type { JobOutcome } from '../../catalog/store-job';
 import { startSync } from '../../catalog/sync';
@@ -45,30 +47,36 @@ async function cachedVectors(db: Db): Promise<number> {
 }
 
 /**
- * Runs jobs one after another, as an operator syncing stores would, and sums their progress; a
- * run of several jobs with a label reports the jobs done as it goes (1,000 syncs take 10 to 30
- * minutes). One job's own end is no progress to report.
+ * Runs jobs `concurrency` at a time, as `store sync-all` runs syncs, and sums their progress; a
+ * run of several jobs with a label reports the jobs done as it goes (1,000 syncs take minutes).
+ * One job's own end is no progress to report.
  */
 async function timed(
   db: Db,
   jobs: Array<() => Promise<JobOutcome>>,
-  label?: string,
+  opts: { label?: string; concurrency?: number } = {},
 ): Promise<RunFigures> {
+  const label = opts.label;
   const report = label && jobs.length > 1 ? progressLine(label) : undefined;
   const vectorsBefore = await cachedVectors(db);
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const sum = { products: 0, added: 0, changed: 0, unchanged: 0 };
   let done = 0;
-  for (const job of jobs) {
-    const outcome = await job();
-    if (outcome.state !== 'succeeded') throw new Error(`bench job failed: ${outcome.error}`);
-    sum.products += outcome.progress.seen;
-    sum.added += outcome.progress.added;
-    sum.changed += outcome.progress.changed;
-    sum.unchanged += outcome.progress.unchanged;
-    report?.(++done, jobs.length);
-  }
+  const limit = pLimit(opts.concurrency ?? 1);
+  await Promise.all(
+    jobs.map((job) =>
+      limit(async () => {
+        const outcome = await job();
+        if (outcome.state !== 'succeeded') throw new Error(`bench job failed: ${outcome.error}`);
+        sum.products += outcome.progress.seen;
+        sum.added += outcome.progress.added;
+        sum.changed += outcome.progress.changed;
+        sum.unchanged += outcome.progress.unchanged;
+        report?.(++done, jobs.length);
+      }),
+    ),
+  );
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
@@ -137,7 +145,13 @@ export interface BenchCatalogue {
  * bench holds one store's products at a time; making them is in the timed job, a few
  * milliseconds for a thousand products.
  */
-export async function benchSyncs(db: Db, catalogue: BenchCatalogue, count: number) {
+export async function benchSyncs(
+  db: Db,
+  catalogue: BenchCatalogue,
+  count: number,
+  requestedConcurrency: number,
+) {
+  const concurrency = await syncConcurrency(db, requestedConcurrency);
   const ranges = evenRanges(catalogue.size, count);
   const shops = ranges.map((_, s) => ({ domain: benchDomain(s + 1), name: `Bench ${s + 1}` }));
   const sim = await startStoreSim({ shops });
@@ -146,24 +160,41 @@ export async function benchSyncs(db: Db, catalogue: BenchCatalogue, count: numbe
     for (const shop of shops) {
       storeIds.push((await addStore(db, { domain: shop.domain, name: shop.name })).id);
     }
-    const syncAll = () =>
+    const syncAll = (inBulkLoad: boolean) =>
       storeIds.map((id, s) => async () => {
         const domain = shops[s]!.domain;
         sim.setProducts(domain, catalogue.slice(...ranges[s]!) as ShopifyProductInput[]);
         try {
-          const { done } = await startSync(db, id, { baseUrl: sim.shopUrl(domain) });
+          const { done } = await startSync(db, id, {
+            baseUrl: sim.shopUrl(domain),
+            inBulkLoad,
+          });
           return await done;
         } finally {
           sim.setProducts(domain, []);
         }
       });
+    // A first load of many stores, as `store sync-all` runs it: the text vector index is built
+    // once after the last store. The unchanged re-sync is a sync of each store as usual.
     const syncLabel = `sync into ${count} new store(s)`;
-    const sync = await timed(db, syncAll(), `${syncLabel}, stores done`);
-    console.log(describe(syncLabel, sync));
+    const bulk = await loadInBulk(db, () =>
+      timed(db, syncAll(true), { label: `${syncLabel}, stores done`, concurrency }),
+    );
+    const sync = {
+      ...bulk.result,
+      maintenance_s: bulk.maintenanceSeconds,
+      index_build_s: bulk.indexBuildSeconds,
+    };
+    console.log(
+      `${describe(syncLabel, sync)}; then vacuum and statistics in ${sync.maintenance_s} s, the text vector index built in ${sync.index_build_s} s`,
+    );
     const resyncLabel = 're-sync of the unchanged store(s)';
-    const resync = await timed(db, syncAll(), `${resyncLabel}, stores done`);
+    const resync = await timed(db, syncAll(false), {
+      label: `${resyncLabel}, stores done`,
+      concurrency,
+    });
     console.log(describe(resyncLabel, resync));
-    return { storeIds, sync, resync };
+    return { storeIds, sync, resync, concurrency };
   } finally {
     await sim.close();
   }

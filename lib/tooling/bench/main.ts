@@ -11,7 +11,7 @@ import { openDatabase, queryRows, type Db } from '../../db/client';
 import { textEmbedder } from '../../embeddings';
 import { startApiProcess } from './api-process';
 import { copyEmbeddingCache } from './copy-cache';
-import { databaseDiskMegabytes, measureIndexBuilds } from './index-builds';
+import { databaseDiskMegabytes, measurePostingsBuild } from './index-builds';
 import { benchImports, benchStoresOf, benchSyncs, embeddingSetup, productsIn } from './ingest';
 import { benchEngine, ENGINES, type EngineName } from './engines';
 import { percentile } from './percentile';
@@ -293,6 +293,12 @@ async function main() {
       1,
     )
     .option('--stores <n>', 'split the catalogue evenly across N stores', (v) => Number(v), 1)
+    .option(
+      '--sync-concurrency <n>',
+      'stores synced at once on a server (store sync-all --concurrency; PGlite: 1)',
+      (v) => Number(v),
+      2,
+    )
     .addOption(new Option('--engine <name>', 'database engine').choices(ENGINES).default('pglite'))
     .option(
       '--port <n>',
@@ -319,7 +325,7 @@ async function main() {
       './data/eval',
     )
     .option('--no-image', 'skip the image query measurement')
-    .option('--no-index-builds', 'skip the HNSW and postings rebuilds measured after the search')
+    .option('--no-index-builds', 'skip the postings rebuild measured after the search')
     .option(
       '--import-file <file>',
       'products.json imported twice (new store, then cached embeddings)',
@@ -343,6 +349,7 @@ async function main() {
     limit?: number;
     scale: number;
     stores: number;
+    syncConcurrency: number;
     engine: EngineName;
     port: number;
     queries: string;
@@ -365,6 +372,9 @@ async function main() {
     }
   }
   if (!Number.isInteger(opts.stores) || opts.stores < 1) throw new Error('--stores must be >= 1');
+  if (!Number.isInteger(opts.syncConcurrency) || opts.syncConcurrency < 1) {
+    throw new Error('--sync-concurrency must be >= 1');
+  }
   if (!Number.isInteger(opts.apiReplicas) || opts.apiReplicas < 1) {
     throw new Error('--api-replicas must be >= 1');
   }
@@ -408,10 +418,11 @@ async function main() {
       const embedding = await embeddingSetup();
       const scaleCache =
         catalogue.scale > 1 ? await seedScaledEmbeddings(db, textEmbedder(), catalogue) : undefined;
-      const syncs = await benchSyncs(db, catalogue, stores);
+      const syncs = await benchSyncs(db, catalogue, stores, opts.syncConcurrency);
       storeIds = syncs.storeIds;
       const imports = await benchImports(db, opts.importFile);
       ingest = {
+        sync_concurrency: syncs.concurrency,
         embedding,
         scale_cache: scaleCache,
         sync: syncs.sync,
@@ -480,7 +491,8 @@ async function main() {
       // Last, after the search figures: a rebuild leaves the postings it replaced dead until
       // a vacuum, which searches measured after it would meet.
       const again = await openDatabase(engine.connection());
-      indexBuild = await measureIndexBuilds(again.db).finally(() => again.close());
+      const postings = await measurePostingsBuild(again.db).finally(() => again.close());
+      indexBuild = { hnsw_s: ingest?.sync.index_build_s, ...postings };
     }
     console.log(
       JSON.stringify({
