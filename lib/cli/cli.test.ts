@@ -7,7 +7,7 @@ import { authenticate } from '../auth/keys';
 import { openDatabase, type Database } from '../db/client';
 import { DataDirLockedError } from '../db/lock';
 import { developers } from '../db/schema';
-import { runCli } from '../testing/cli';
+import { openCliHolder, runCli } from '../testing/cli';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-test-'));
 
@@ -19,12 +19,7 @@ function cli(...args: string[]) {
 let holder: Database;
 
 beforeAll(async () => {
-  // Like a running server: holds the data directory and shares it over a loopback wire port.
-  holder = await openDatabase(
-    process.env.TEST_DATABASE_URL
-      ? { url: process.env.TEST_DATABASE_URL }
-      : { dataDir, shareOverSocket: true },
-  );
+  holder = await openCliHolder(dataDir);
 });
 afterAll(async () => {
   await holder?.close();

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openDatabase, queryRows, type Database } from '../db/client';
+import { queryRows, type Database } from '../db/client';
 import { stores } from '../db/schema';
 import { startStoreSim, type StoreSim } from '../store-sim/server';
-import { runCli } from '../testing/cli';
+import { openCliHolder, runCli } from '../testing/cli';
 import { uniqueDomain } from '../testing/unique';
 import { waitFor } from '../testing/wait-for';
 
@@ -46,12 +46,7 @@ const cli = (args: string[], started?: (child: ChildProcess) => void) =>
 
 beforeAll(async () => {
   sim = await startStoreSim({ shops: [{ domain: DOMAIN, products: catalogue('Plain mug') }] });
-  // Like a running server: holds the data directory and shares it with the CLI.
-  holder = await openDatabase(
-    process.env.TEST_DATABASE_URL
-      ? { url: process.env.TEST_DATABASE_URL }
-      : { dataDir, shareOverSocket: true },
-  );
+  holder = await openCliHolder(dataDir);
   const added = await cli([
     'store',
     'add',

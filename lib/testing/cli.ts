@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { openDatabase, type Database } from '../db/client';
 
 export interface CliResult {
   code: number;
@@ -35,4 +36,17 @@ export function runCli(
     child.stdin.end(opts.input ?? '');
     opts.started?.(child);
   });
+}
+
+/**
+ * The database a CLI test's commands join, held like a running server holds it: the test
+ * database's server when TEST_DATABASE_URL names one, else PGlite in `dataDir`, shared with the
+ * CLI's processes over a loopback wire port.
+ */
+export function openCliHolder(dataDir: string): Promise<Database> {
+  return openDatabase(
+    process.env.TEST_DATABASE_URL
+      ? { url: process.env.TEST_DATABASE_URL }
+      : { dataDir, shareOverSocket: true },
+  );
 }

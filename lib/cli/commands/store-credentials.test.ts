@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { runCli } from '../../testing/cli';
+import { openCliHolder, runCli } from '../../testing/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeveloper } from '../../auth/keys';
-import { openDatabase, type Database } from '../../db/client';
+import type { Database } from '../../db/client';
 import { orders, stores } from '../../db/schema';
 import { insertStore, storefrontProduct } from '../../testing/fixtures/orders';
 import { startStoreSim, type StoreSim } from '../../store-sim/server';
@@ -49,12 +49,7 @@ beforeAll(async () => {
   sim = await startStoreSim({
     shops: [{ domain: DOMAIN, accessToken: SHOP_TOKEN, products: products.map(storefrontProduct) }],
   });
-  // Like a running server: holds the data directory and shares it over a loopback wire port.
-  holder = await openDatabase(
-    process.env.TEST_DATABASE_URL
-      ? { url: process.env.TEST_DATABASE_URL }
-      : { dataDir, shareOverSocket: true },
-  );
+  holder = await openCliHolder(dataDir);
   storeId = await insertStore(holder.db, {
     domain: DOMAIN,
     baseUrl: sim.shopUrl(DOMAIN),
