@@ -38,7 +38,7 @@ async function finishLoad(db: Db) {
  * index out of the way, and at its end, also when it fails, vacuums the postings, refreshes the
  * planner's statistics and builds the index, once each. Inserting vectors one at a time into the
  * graph was 75 to 80 % of a cached sync's work on both engines, a build of the same vectors a
- * fraction of it, and each small store's own vacuum and statistics half of what was left
+ * fraction of it, and each small store's own vacuum and statistics nearly half of what was left
  * (docs/bench-log.md#ingest). Meanwhile searches compare vectors exactly: right for a first load,
  * slow for a large catalogue already serving, whose few new stores are better synced one by one.
  */
