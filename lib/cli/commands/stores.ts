@@ -27,6 +27,30 @@ function outcomeLine(what: string, o: JobOutcome, seconds: number, rate: number)
 }
 
 /**
+ * Runs `run` with Ctrl-C (or SIGTERM) turned into its abort signal, saying `stopping`; a second
+ * one quits at once, a running job's `running` state then lapsing as a dead process's does.
+ */
+async function interruptible<T>(
+  stopping: string,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const stop = new AbortController();
+  const interrupt = (signal: NodeJS.Signals) => {
+    if (stop.signal.aborted) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    stop.abort();
+    process.stderr.write(`\n${stopping} (again to quit at once)\n`);
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  try {
+    return await run(stop.signal);
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+}
+
+/**
  * Runs a catalogue job with a progress bar, prints its outcome, and fails the command if it
  * failed. Ctrl-C (or SIGTERM) asks the job to stop after the page in hand, so that it is recorded
  * as interrupted with what it wrote kept; a second one quits at once, the store's `running`
@@ -41,20 +65,12 @@ async function reportJob(
 ): Promise<void> {
   const started = performance.now();
   const bar = catalogueBar(what);
-  const stop = new AbortController();
-  const interrupt = (signal: NodeJS.Signals) => {
-    if (stop.signal.aborted) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
-    stop.abort();
-    process.stderr.write(`\n${what}: stopping after the page in hand (again to quit at once)\n`);
-  };
-  process.on('SIGINT', interrupt);
-  process.on('SIGTERM', interrupt);
   let outcome: JobOutcome;
   try {
-    outcome = await run(bar, stop.signal);
+    outcome = await interruptible(`${what}: stopping after the page in hand`, (signal) =>
+      run(bar, signal),
+    );
   } finally {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
     bar.stop();
   }
   const seconds = (performance.now() - started) / 1000;
@@ -82,25 +98,17 @@ async function reportBulkSync(
 ): Promise<void> {
   const started = performance.now();
   const bar = indexBar(`Sync of ${storeIds.length} stores`);
-  const stop = new AbortController();
-  const interrupt = (signal: NodeJS.Signals) => {
-    if (stop.signal.aborted) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
-    stop.abort();
-    process.stderr.write('\nSync: stopping after the pages in hand (again to quit at once)\n');
-  };
-  process.on('SIGINT', interrupt);
-  process.on('SIGTERM', interrupt);
   let load: Awaited<ReturnType<typeof syncStoresInBulk>>;
   try {
     bar.onProgress(0, storeIds.length);
-    load = await syncStoresInBulk(db, storeIds, {
-      concurrency,
-      signal: stop.signal,
-      onStoreDone: (_id, _outcome, done) => bar.onProgress(done, storeIds.length),
-    });
+    load = await interruptible('Sync: stopping after the pages in hand', (signal) =>
+      syncStoresInBulk(db, storeIds, {
+        concurrency,
+        signal,
+        onStoreDone: (_id, _outcome, done) => bar.onProgress(done, storeIds.length),
+      }),
+    );
   } finally {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
     bar.stop();
   }
   const seconds = (performance.now() - started) / 1000;
