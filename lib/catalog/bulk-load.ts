@@ -1,12 +1,13 @@
-import { sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import type { Db } from '../db/client';
 import { engineOf } from '../db/engine';
 import { maintainSearchTables } from '../db/statistics';
-import { textEmbedder } from '../embeddings';
-import { vectorIndexName } from '../embeddings/vector-index';
 import { logger } from '../log/logger';
-import { ensureTextVectorIndex, textVectorIndexExists } from '../search/index/indexer';
+import {
+  dropTextVectorIndex,
+  ensureTextVectorIndex,
+  textVectorIndexExists,
+} from '../search/index/indexer';
 import { emptyProgress, type JobOutcome } from './store-job';
 import { startSync } from './sync';
 
@@ -48,9 +49,7 @@ export async function loadInBulk<T>(db: Db, load: () => Promise<T>): Promise<Bul
     logger().warn(
       'bulk load: the text vector index is dropped until the load ends; searches compare vectors exactly meanwhile',
     );
-    await db.execute(
-      sql.raw(`DROP INDEX IF EXISTS ${vectorIndexName('text', textEmbedder().modelId)}`),
-    );
+    await dropTextVectorIndex(db);
   }
   let result: T;
   try {
@@ -91,8 +90,8 @@ export async function syncConcurrency(db: Db, requested = 2): Promise<number> {
 /**
  * Syncs many stores as one load (loadInBulk): each from its products.json, up to `concurrency`
  * at a time. A store whose sync fails (recorded on the store, as any sync's failure is) or does
- * not start does not stop the others; the outcomes come back in the order of `storeIds`, a store never started (after
- * the signal) without one.
+ * not start does not stop the others; the outcomes come back in the order of `storeIds`, a store
+ * never started (after the signal) without one.
  */
 export async function syncStoresInBulk(
   db: Db,

@@ -9,6 +9,7 @@ import {
   dropOtherVectorIndexes,
   ensureVectorIndex,
   vectorIndexExists,
+  vectorIndexName,
 } from '../../embeddings/vector-index';
 import { ofProducts, type ProductKey } from '../../sql/product-keys';
 import { TextVectorPipeline } from './vector-pipeline';
@@ -64,6 +65,13 @@ export async function indexLexically(db: Db, keys: ProductKey[]): Promise<Indexa
 export function ensureTextVectorIndex(db: Db): Promise<void> {
   const provider = textEmbedder();
   return ensureVectorIndex(db, 'text', provider.modelId, provider.dimensions);
+}
+
+/** Drops the active text model's HNSW index: a bulk load builds it again once at its end. */
+export async function dropTextVectorIndex(db: Db): Promise<void> {
+  await db.execute(
+    sql.raw(`DROP INDEX IF EXISTS ${vectorIndexName('text', textEmbedder().modelId)}`),
+  );
 }
 
 /** Whether the active text model's HNSW index exists. */
