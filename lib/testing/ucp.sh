@@ -102,6 +102,15 @@ echo "UCP business at $url (test data $data)"
 # receiver, whose tests read the first order_placed event they get.
 [ ${#tests[@]} -gt 0 ] || tests=($(cd "$shared/conformance" && ls ./*_test.py | sed 's|^\./||'))
 passed=0 failed=0 skipped=0
+# First, one test of our own: the bundle of the spec's JSON Schemas our answers are checked
+# against (lib/ucp/schemas/spec.generated.ts) is what the generator makes from the spec beside us.
+# It lives here, where ../shared is, so that npm test needs nothing outside the clone.
+node --import tsx lib/tooling/ucp-schemas.ts --check
+case $? in
+  0) passed=1 ;;
+  2) skipped=1 ;;
+  *) failed=1 ;;
+esac
 for test in "${tests[@]}"; do
   free_port; webhook=$port
   free_port; agent=$port
