@@ -361,7 +361,9 @@ export const searchPostings = pgTable(
   (t) => [
     primaryKey({ columns: [t.storeId, t.productId, t.term] }),
     productReference('search_postings_product_fk', t.storeId, t.productId),
-    // The trailing ids give reads a fixed order among equal impacts, on every engine.
+    // The trailing ids give reads a fixed order among equal impacts, on every engine. Migration
+    // 0026 adds INCLUDE (tf, doc_len), which Drizzle cannot declare: whole-term reads are then
+    // index-only.
     index('search_postings_term_impact_idx').on(t.term, t.impact.desc(), t.storeId, t.productId),
     index('search_postings_store_term_impact_idx').on(
       t.storeId,

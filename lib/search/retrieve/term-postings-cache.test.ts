@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPages } from '../../catalog/ingest';
+import { queryRows } from '../../db/client';
 import { resetEnvCache } from '../../config/env';
 import { closedStoreIds } from '../../stores/access';
 import { adminProduct, type FixtureProduct } from '../../testing/fixtures/admin-product';
@@ -157,5 +159,16 @@ describe('cached postings for all-stores searches', () => {
     cacheBoundOf(0);
     const db = t.database.db;
     expect(await termPostings(db, (await resolveQueryTerms(db, 'gramble')).terms)).toBeUndefined();
+  });
+
+  it('reads a whole term from the term index alone: it carries tf and doc_len', async () => {
+    // Through the table, each posting of a common term was a page read of its own (migration 0026).
+    const [index] = await queryRows<{ indexdef: string }>(
+      t.database.db,
+      sql`SELECT indexdef FROM pg_indexes WHERE indexname = 'search_postings_term_impact_idx'`,
+    );
+    expect(index?.indexdef).toMatch(
+      /\(term, impact DESC NULLS LAST, store_id, product_id\) INCLUDE \(tf, doc_len\)$/,
+    );
   });
 });
