@@ -47,6 +47,21 @@ describe('the scale chart', () => {
     expect(points).toHaveLength(8 * 2 + 2);
   });
 
+  it('given a store count, charts only the runs over that many stores', () => {
+    const points = chartPoints(
+      [
+        ...RUNS.map((r) => ({ ...r, stores: 1000 })),
+        { ...RUNS[0]!, stores: 10, all_stores: scope(30, 60) },
+      ],
+      1000,
+    );
+    expect(points).toHaveLength(16);
+    expect(
+      points.find((p) => p.series === 'postgres, all stores' && p.products === 54_667)!.ms,
+    ).toBe(9);
+    expect(chartPoints(RUNS, 1000)).toEqual([]);
+  });
+
   it('reads run lines from JSONL and refuses other lines', async () => {
     const text = RUNS.map((r) => JSON.stringify(r)).join('\n') + '\n\n';
     expect(parseRunLines(text)).toEqual(RUNS);

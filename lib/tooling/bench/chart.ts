@@ -8,6 +8,7 @@ interface ScopeFigures {
 export interface RunLine {
   engine: string;
   products: number;
+  stores?: number;
   api_replicas?: number;
   one_store?: ScopeFigures;
   all_stores?: ScopeFigures;
@@ -28,11 +29,14 @@ const SCOPES = [
 /**
  * One point per engine, scope, percentile and catalogue size. Ingest-only runs have no search
  * figures and are left out; of several runs at one size the last recorded counts, as a run
- * taken again after a change replaces the one before.
+ * taken again after a change replaces the one before. Given `stores`, only runs over that many
+ * stores count: the same catalogue in fewer, larger stores (issue 48's store-size runs) is
+ * another curve, not a newer point of this one.
  */
-export function chartPoints(runs: readonly RunLine[]): ChartPoint[] {
+export function chartPoints(runs: readonly RunLine[], stores?: number): ChartPoint[] {
   const points = new Map<string, ChartPoint>();
   for (const run of runs) {
+    if (stores !== undefined && run.stores !== stores) continue;
     const replicas = run.api_replicas ?? 1;
     const engine = replicas > 1 ? `${run.engine} (${replicas} API processes)` : run.engine;
     for (const [key, label] of SCOPES) {
@@ -99,8 +103,8 @@ export function chartSpec(points: ChartPoint[]): TopLevelSpec {
 }
 
 /** The chart as SVG text, rendered in Node without a browser or canvas. */
-export async function renderChart(runs: readonly RunLine[]): Promise<string> {
-  const points = chartPoints(runs);
+export async function renderChart(runs: readonly RunLine[], stores?: number): Promise<string> {
+  const points = chartPoints(runs, stores);
   if (points.length === 0) throw new Error('no run with search figures to chart');
   const view = new vega.View(vega.parse(compile(chartSpec(points)).spec), { renderer: 'none' });
   try {
