@@ -60,12 +60,20 @@ export async function vectorIndexExists(
 }
 
 /**
- * Builds the HNSW index of this model and kind unless it exists. On a server the build gets
- * VECTOR_INDEX_BUILD_MEMORY_MB: pgvector builds the graph in memory and, once it outgrows
- * maintenance_work_mem (64 MB by default, about 28,000 vectors of 512 dimensions), goes on on
- * disk, much slower (a build of 54,667 vectors took 56.5 s at 64 MB, 23.8 s at 1 GB). On Citus
- * the setting goes with the statement to the workers, which build their shards' indexes. PGlite
- * keeps its default: its memory is the API process's.
+ * PGlite's cap on VECTOR_INDEX_BUILD_MEMORY_MB. Its memory is the API process's WebAssembly heap:
+ * at most 2 GB (32,768 pages), its 256 MB of buffers included, and never given back once grown.
+ * At 512 MB a build of 55,679 vectors took 146 s against 324 s at PostgreSQL's 64 MB, and left the
+ * process at 1.1 GB against 0.9 (docs/bench-log.md, Scale).
+ */
+const PGLITE_INDEX_BUILD_MEMORY_MB = 512;
+
+/**
+ * Builds the HNSW index of this model and kind unless it exists, with VECTOR_INDEX_BUILD_MEMORY_MB
+ * (at most PGLITE_INDEX_BUILD_MEMORY_MB on PGlite): pgvector builds the graph in memory and, once
+ * it outgrows maintenance_work_mem (64 MB by default, about 28,000 vectors of 512 dimensions),
+ * goes on on disk, much slower (a build of 54,667 vectors took 56.5 s at 64 MB, 23.8 s at 1 GB on
+ * PostgreSQL). On Citus the setting goes with the statement to the workers, which build their
+ * shards' indexes.
  */
 export async function ensureVectorIndex(
   db: Db,
@@ -81,15 +89,12 @@ export async function ensureVectorIndex(
       `WHERE model_id = ${literal(modelId)} AND kind = ${literal(kind)}`,
   );
   const engine = await engineOf(db);
-  if (engine.pglite) {
-    await db.execute(create);
-    return;
-  }
+  const memoryMb = engine.pglite
+    ? Math.min(env().VECTOR_INDEX_BUILD_MEMORY_MB, PGLITE_INDEX_BUILD_MEMORY_MB)
+    : env().VECTOR_INDEX_BUILD_MEMORY_MB;
   await db.transaction(async (tx) => {
     if (engine.distributed) await tx.execute(sql`SET LOCAL citus.propagate_set_commands = 'local'`);
-    await tx.execute(
-      sql.raw(`SET LOCAL maintenance_work_mem = '${env().VECTOR_INDEX_BUILD_MEMORY_MB}MB'`),
-    );
+    await tx.execute(sql.raw(`SET LOCAL maintenance_work_mem = '${memoryMb}MB'`));
     await tx.execute(create);
   });
 }
