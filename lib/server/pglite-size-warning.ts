@@ -7,9 +7,11 @@ import { logger } from '../log/logger';
 const schema = z.object({
   /**
    * Products from which a start on the embedded database warns that the catalogue nears the
-   * size where PGlite stops serving well; 0: never. A placeholder until issue 48's runs measure it.
+   * size where PGlite stops serving well; 0: never. Measured (docs/bench-log.md, Scale): loading
+   * and indexing 164,001 products took the process holding PGlite to 2.4 GB, its WebAssembly heap
+   * near the 2 GB it can have, where 54,667 had needed 1.1 GB.
    */
-  PGLITE_PRODUCT_WARNING: z.coerce.number().int().min(0).default(500_000),
+  PGLITE_PRODUCT_WARNING: z.coerce.number().int().min(0).default(150_000),
 });
 
 /** The warning for a catalogue of `products` on this engine, or none. */
