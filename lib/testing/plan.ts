@@ -12,13 +12,20 @@ export async function explainPlan(db: Db, statement: SQL): Promise<string> {
 /**
  * The plan of a statement when the planner is told to avoid sequential scans: on a test's small
  * tables it would rightly pick one, so a test that an index is usable (its predicate implied by
- * the statement's) asks this way.
+ * the statement's) asks this way. `indexOnlyScans: false` also avoids index-only scans, for a
+ * table an index covers whole: reading all of a tiny covering index, filtering every entry, is
+ * then as cheap as a sequential scan and hides whether the key's index is usable.
  */
-export async function planAvoidingScans(db: Db, statement: SQL): Promise<string> {
+export async function planAvoidingScans(
+  db: Db,
+  statement: SQL,
+  { indexOnlyScans = true }: { indexOnlyScans?: boolean } = {},
+): Promise<string> {
   return db.transaction(async (tx) => {
     // Citus plans a reference table's read on a node: the setting must travel with it.
     await tx.execute(sql`SET LOCAL citus.propagate_set_commands = 'local'`);
     await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+    if (!indexOnlyScans) await tx.execute(sql`SET LOCAL enable_indexonlyscan = off`);
     return explainPlan(tx, statement);
   });
 }
