@@ -11,6 +11,7 @@ import {
 } from '../search/index/indexer';
 import { TextVectorPipeline } from '../search/index/vector-pipeline';
 import { unindexLexical } from '../search/index/lexical-index';
+import { touchStoreVectors } from '../search/index/store-vectors-version';
 import { bigintArray } from '../sql/arrays';
 import type { SyncProgress } from '../contract/admin-stores';
 import {
@@ -56,7 +57,7 @@ async function removeVanished(db: Db, storeId: string, keep: Set<string>): Promi
     return 0;
   }
   // One jsonb parameter, not one per id: a store may list more ids than a statement may bind.
-  return db.transaction(async (tx) => {
+  const removed = await db.transaction(async (tx) => {
     const gone = await tx
       .select({ id: products.id })
       .from(products)
@@ -75,6 +76,9 @@ async function removeVanished(db: Db, storeId: string, keep: Set<string>): Promi
     }
     return ids.length;
   });
+  // Their vectors went with them.
+  if (removed > 0) await touchStoreVectors(db, [storeId]);
+  return removed;
 }
 
 /**

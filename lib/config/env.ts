@@ -61,12 +61,18 @@ const schema = z.object({
   /** Memory bound of the ranker's cache of analyzed candidate titles, in MB. */
   TITLE_CACHE_MB: z.coerce.number().min(1).default(32),
   /**
-   * Memory bound of the cache of the postings all-stores searches read per term, in MB; 0 reads
+   * Memory bound of the cache of the postings searches read per term, in MB; 0 reads
    * them in SQL on every search. 256: at 1.09M products the bench's queries need about that many
    * whole common terms (up to 0.6 MB each); at 64 they evicted each other and the all-stores p99
    * was 147 ms against 35 (docs/bench-log.md, Scale). The cache grows only with terms searched.
    */
   POSTINGS_CACHE_MB: z.coerce.number().min(0).default(256),
+  /**
+   * Memory bound of the cache of stores' text vectors one-store searches compare with, in MB; 0
+   * scans them in SQL on every search. A product takes 2 KB (512 dimensions): 256 MB holds about
+   * 128,000 products of the stores searched most recently. It grows only with stores searched.
+   */
+  STORE_VECTORS_CACHE_MB: z.coerce.number().min(0).default(256),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   /** A ranker model file (npm run train-ranker -- --out FILE) instead of the shipped one. */
   RANKER_MODEL: z.string().min(1).optional(),

@@ -379,6 +379,11 @@ export const searchStoreStats = pgTable('search_store_stats', {
   storeId: text('store_id').primaryKey(),
   docCount: integer('doc_count').notNull(),
   totalLen: doublePrecision('total_len').notNull(),
+  /**
+   * Changed (to a random value) after every write or removal of the store's text vectors: the
+   * key under which the app caches them (lib/search/retrieve/store-vectors-cache.ts).
+   */
+  vectorsVersion: bigint('vectors_version', { mode: 'number' }).notNull().default(0),
 });
 
 /**

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { analyze } from '../query/analyzer';
-import { newTermVersion } from '../retrieve/term-postings-cache';
+import { newCacheVersion } from '../retrieve/cache-version';
 import { impact } from '../rank/bm25';
 import { ofProducts, type ProductKey } from '../../sql/product-keys';
 import { bigintArray, floatArray, textArray } from '../../sql/arrays';
@@ -123,7 +123,7 @@ async function applyDelta(db: Db, stores: string[], delta: PostingsDelta): Promi
   if (touched.length > 0) {
     await db.execute(sql`
       INSERT INTO search_terms (term, df, above, version)
-      SELECT term, n, a, ${newTermVersion()}::bigint
+      SELECT term, n, a, ${newCacheVersion()}::bigint
       FROM unnest(${textArray(touched)},
                   ${floatArray(touched.map((t) => delta.df.get(t)!))},
                   ${floatArray(touched.map((t) => delta.above.get(t) ?? 0))}) AS u(term, n, a)

@@ -7,6 +7,7 @@ import type { IndexableProduct } from './lexical-index';
 import { ofProducts } from '../../sql/product-keys';
 import { bigintArray, textArray } from '../../sql/arrays';
 import { directionText, storedDirection } from '../../db/vector';
+import { touchStoreVectors } from './store-vectors-version';
 
 /** Descriptions are long and mostly boilerplate; their opening says what the product is. */
 const DESCRIPTION_CHARS = 300;
@@ -94,7 +95,8 @@ export async function computeProductVectors(
  * embedding_cache where it holds them, so that each vector's text is read once; the text
  * (directionText) of a vector the model computed is there in case the cache no longer holds it.
  * A vector that was cached (null in the batch) and no longer is fails the batch (the row's
- * embedding may not be null): nothing deletes from the cache.
+ * embedding may not be null): nothing deletes from the cache. The statement commits on its own,
+ * then the stores' vectors take a new version.
  */
 export async function storeProductVectors(db: Db, batch: ProductVectors): Promise<void> {
   const { stale, vectors, modelId } = batch;
@@ -116,4 +118,8 @@ export async function storeProductVectors(db: Db, batch: ProductVectors): Promis
     ON CONFLICT (store_id, product_id, kind, model_id) DO UPDATE
       SET input_hash = excluded.input_hash, embedding = excluded.embedding,
           created_at = excluded.created_at`);
+  await touchStoreVectors(
+    db,
+    stale.map((i) => i.storeId),
+  );
 }

@@ -29,13 +29,18 @@ export async function requestedStores(
 }
 
 /**
- * A search of one store, with its size as the index counts it (0 before its first index).
- * Prepared, as every one-store search reads it: on PGlite one exchange instead of six.
+ * A search of one store, with its size as the index counts it (0 before its first index) and the
+ * version of its text vectors. Prepared, as every one-store search reads it: on PGlite one
+ * exchange instead of six.
  */
 export async function oneStoreScope(db: Db, storeId: string): Promise<SearchScope> {
-  const [row] = await queryPrepared<{ doc_count: number }>(
+  const [row] = await queryPrepared<{ doc_count: number; vectors_version: number | string }>(
     db,
-    sql`SELECT doc_count FROM search_store_stats WHERE store_id = ${storeId}`,
+    sql`SELECT doc_count, vectors_version FROM search_store_stats WHERE store_id = ${storeId}`,
   );
-  return { storeId, storeDocs: Number(row?.doc_count ?? 0) };
+  return {
+    storeId,
+    storeDocs: Number(row?.doc_count ?? 0),
+    vectorsVersion: Number(row?.vectors_version ?? 0),
+  };
 }

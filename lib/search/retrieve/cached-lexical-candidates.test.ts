@@ -1,5 +1,6 @@
 // @no-test-database
 import { describe, expect, it } from 'vitest';
+import { TERM_POSTINGS_READ } from '../index/term-floors';
 import { pickLexicalCandidates } from './cached-lexical-candidates';
 import type { LexicalQuery } from '../query/query-terms';
 import type { TermPostings } from './term-postings-cache';
@@ -18,6 +19,9 @@ function list(postings: Array<[string, number, number]>, extra: Partial<TermPost
     ...extra,
   } satisfies TermPostings;
 }
+
+const everyStore = { excludeStoreIds: [] };
+const oneStore = (storeId: string) => ({ storeId, storeDocs: 10, vectorsVersion: 0 });
 
 const query: LexicalQuery = {
   terms: [
@@ -44,18 +48,61 @@ describe('the lexical pick from cached postings', () => {
   it('reads a whole list of a floored term only from its floor up, as the SQL read does', () => {
     const whole = list(lamp, { best: list([lamp[1]!]) });
     const bestOnly = list([lamp[1]!], { complete: false });
-    const fromWhole = pickLexicalCandidates(query, [whole, brass], [], 2);
-    expect(fromWhole).toEqual(pickLexicalCandidates(query, [bestOnly, brass], [], 2));
+    const fromWhole = pickLexicalCandidates(query, [whole, brass], everyStore, 2);
+    expect(fromWhole).toEqual(pickLexicalCandidates(query, [bestOnly, brass], everyStore, 2));
     expect(fromWhole).toEqual({ storeIds: ['s1', 's1'], productIds: [2, 1] });
     // Every posting read, product 3 would hold both words and come before product 2.
-    expect(pickLexicalCandidates(query, [list(lamp), brass], [], 2).productIds).toEqual([3, 1]);
+    expect(pickLexicalCandidates(query, [list(lamp), brass], everyStore, 2).productIds).toEqual([
+      3, 1,
+    ]);
   });
 
   it('leaves out the stores closed to the caller', () => {
     const whole = list(lamp, { best: list([lamp[1]!]) });
-    expect(pickLexicalCandidates(query, [whole, brass], ['s1'], 5)).toEqual({
+    expect(pickLexicalCandidates(query, [whole, brass], { excludeStoreIds: ['s1'] }, 5)).toEqual({
       storeIds: ['s2'],
       productIds: [3],
     });
+  });
+
+  it("reads one store's best postings of each term, below the floor too, as the SQL read does", () => {
+    const whole = list(lamp, { best: list([lamp[1]!]) });
+    // All stores, product 3's `lamp` is below the floor; in its own store it is read.
+    expect(pickLexicalCandidates(query, [whole, brass], oneStore('s2'), 5)).toEqual({
+      storeIds: ['s2'],
+      productIds: [3],
+    });
+    expect(pickLexicalCandidates(query, [whole, brass], oneStore('s1'), 5)).toEqual({
+      storeIds: ['s1', 's1'],
+      productIds: [1, 2],
+    });
+    expect(pickLexicalCandidates(query, [whole, brass], oneStore('s9'), 5)).toEqual({
+      storeIds: [],
+      productIds: [],
+    });
+  });
+
+  it("cuts each term to the store's best TERM_POSTINGS_READ postings, ties by product id", () => {
+    // Product 1 holds both words with the lowest `lamp` impact of the store: past the cut, it
+    // competes on `brass` alone. Of the products tying at the cut, the lowest ids are read.
+    const many: Array<[string, number, number]> = [['s1', 1, 0.1]];
+    for (let id = 2; id <= TERM_POSTINGS_READ + 2; id++) many.push(['s1', id, id <= 10 ? 3 : 1]);
+    many.push(['s2', TERM_POSTINGS_READ + 5, 9]);
+    const lampOnly: LexicalQuery = { ...query, terms: [query.terms[0]!] };
+    const picked = pickLexicalCandidates(lampOnly, [list(many)], oneStore('s1'), 5000);
+    expect(picked.productIds).toHaveLength(TERM_POSTINGS_READ);
+    expect(picked.productIds).not.toContain(1);
+    expect(picked.productIds).not.toContain(TERM_POSTINGS_READ + 2);
+    expect(picked.productIds.slice(0, 9)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(picked.productIds.at(-1)).toBe(TERM_POSTINGS_READ + 1);
+    const both = pickLexicalCandidates(query, [list(many), brass], oneStore('s1'), 1);
+    expect(both.productIds).toEqual([2]);
+  });
+
+  it('refuses a one-store pick from a term held only from its floor up', () => {
+    const bestOnly = list([lamp[1]!], { complete: false });
+    expect(() => pickLexicalCandidates(query, [bestOnly, brass], oneStore('s1'), 5)).toThrow(
+      /every posting/,
+    );
   });
 });

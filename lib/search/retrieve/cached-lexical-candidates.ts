@@ -1,7 +1,10 @@
+import { TERM_POSTINGS_READ } from '../index/term-floors';
 import type { LexicalQuery } from '../query/query-terms';
 import { numbers } from '../rank/arithmetic';
 import { lexicalSimilarityOf } from '../rank/score';
-import type { TermPostings } from './term-postings-cache';
+import type { SearchScope } from './request';
+import type { PickedPostings, TermPostings } from './term-postings-cache';
+import { atLeastCut } from './top-cut';
 
 export interface PickedCandidates {
   storeIds: string[];
@@ -14,25 +17,56 @@ function compareText(a: string, b: string): number {
 }
 
 /**
- * An all-stores search's lexical candidates from its terms' cached postings: the same products
- * in the same order as lexical-sql.ts's lexicalCandidatesCte computes in SQL, to the bit. Each
- * product's sums take its postings in the query's term order, as the SQL aggregate receives them;
- * the similarity is the same formula (score.ts lexicalSimilarityOf) on numbers; ties go by store id (code
- * units, as `COLLATE "C"`) and product id. Product ids are unique across stores, so they key the
- * sums alone.
+ * One store's postings of a term the list holds whole, as lexical-sql.ts's bestPostingsOfStore
+ * reads them: its best TERM_POSTINGS_READ by impact, ties by product id, then in product id
+ * order for the merge.
+ */
+function bestOfStore(list: TermPostings, storeId: string): PickedPostings {
+  if (!list.complete) throw new Error("a one-store pick needs each term's every posting");
+  const s = list.stores.indexOf(storeId);
+  let kept: number[] = [];
+  for (let k = 0; k < list.productIds.length; k++) if (list.storeOf[k] === s) kept.push(k);
+  if (kept.length > TERM_POSTINGS_READ) {
+    kept = kept
+      .sort(
+        (a, b) => list.impacts[b]! - list.impacts[a]! || list.productIds[a]! - list.productIds[b]!,
+      )
+      .slice(0, TERM_POSTINGS_READ)
+      .sort((a, b) => list.productIds[a]! - list.productIds[b]!);
+  }
+  return {
+    storeOf: Uint32Array.from(kept, (k) => list.storeOf[k]!),
+    productIds: Float64Array.from(kept, (k) => list.productIds[k]!),
+    impacts: Float32Array.from(kept, (k) => list.impacts[k]!),
+  };
+}
+
+/**
+ * A search's lexical candidates from its terms' cached postings: the same products in the same
+ * order as lexical-sql.ts's lexicalCandidatesCte computes in SQL, to the bit. All stores: each
+ * term's postings from its floor up (postingsFromFloor), the closed stores left out; one store:
+ * the store's best postings of each term (bestPostingsOfStore), which needs every term held
+ * whole. Each product's sums take its postings in the query's term order, as the SQL aggregate
+ * receives them; the similarity is the same formula (score.ts lexicalSimilarityOf) on numbers;
+ * ties go by store id (code units, as `COLLATE "C"`) and product id. Product ids are unique
+ * across stores, so they key the sums alone.
  */
 export function pickLexicalCandidates(
   lex: LexicalQuery,
   lists: readonly TermPostings[],
-  excludedStores: readonly string[],
+  scope: SearchScope,
   limit: number,
 ): PickedCandidates {
-  const excluded = new Set(excludedStores);
-  const open = lists.map((list) => list.stores.map((s) => !excluded.has(s)));
+  const excluded = new Set('storeId' in scope ? [] : scope.excludeStoreIds);
+  const inScope = (store: string) =>
+    'storeId' in scope ? store === scope.storeId : !excluded.has(store);
+  const open = lists.map((list) => list.stores.map(inScope));
   const weights = lex.terms.map((t) => t.weight);
-  // The postings the SQL read of each term returns: those that reach its floor when the list
-  // holds all of them (best), else every one it holds.
-  const read = lists.map((list) => list.best ?? list);
+  // The postings the SQL read of each term returns. All stores: those that reach its floor when
+  // the list holds all of them (best), else every one it holds.
+  const read = lists.map((list) =>
+    'storeId' in scope ? bestOfStore(list, scope.storeId) : (list.best ?? list),
+  );
   const room = read.reduce((n, list) => n + list.productIds.length, 0);
   const product = new Float64Array(room);
   const store: string[] = [];
@@ -83,19 +117,4 @@ export function pickLexicalCandidates(
   );
   top.length = Math.min(top.length, limit);
   return { storeIds: top.map((i) => store[i]!), productIds: top.map((i) => product[i]!) };
-}
-
-/**
- * The indexes of every similarity at least the `limit`-th largest: the only ones the full order
- * can put first, ties included. A common term names thousands of products; sorting them all with
- * the order's comparator took as long as summing their postings, and a typed array's numeric
- * sort finds the cut in a fraction of that.
- */
-function atLeastCut(similarity: Float64Array, limit: number): number[] {
-  if (limit <= 0) return [];
-  const cut =
-    similarity.length > limit ? similarity.slice().sort()[similarity.length - limit]! : -Infinity;
-  const kept: number[] = [];
-  for (let i = 0; i < similarity.length; i++) if (similarity[i]! >= cut) kept.push(i);
-  return kept;
 }

@@ -11,10 +11,12 @@ import { nearestCte, similarities, type QueryVectorForm } from './vector-sql';
 
 /**
  * Where the statement's candidates come from: gathered inside it (the lexical CTE `lex` given
- * here, united with the nearest neighbours of the query's vectors), or given as constants,
- * found before the statement (the Citus two-step plan).
+ * here, united with the nearest neighbours of the query's vectors, those of its text vector
+ * found before the statement when `textNeighbours` holds them), or given as constants, found
+ * before the statement (the Citus two-step plan).
  */
-export type CandidateSource = { lexicalCte: SQL } | { given: PickedCandidates };
+export type CandidateSource =
+  { lexicalCte: SQL; textNeighbours?: PickedCandidates } | { given: PickedCandidates };
 
 /** The columns of a candidate row, in the order of each packed array. */
 const ROW_COLUMNS = [
@@ -75,7 +77,7 @@ export function candidateRowsQuery(
     'given' in source
       ? sql``
       : sql`${source.lexicalCte},
-    ${nearestCte(req, form, 'vec', 'text', req.text)},
+    ${nearestCte(req, form, 'vec', 'text', req.text, source.textNeighbours)},
     ${nearestCte(req, form, 'img', 'image', req.image)},
     c AS (SELECT store_id, product_id FROM lex UNION SELECT store_id, product_id FROM vec
           UNION SELECT store_id, product_id FROM img)

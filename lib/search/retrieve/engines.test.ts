@@ -8,7 +8,7 @@ import { resolveQueryTerms } from '../query/query-terms';
 import { productRowsQuery } from '../results/product-results';
 import { textEmbedder } from '../../embeddings/index';
 import { candidateRowsQuery } from './candidate-rows';
-import { bestPostingsOfStore, postingsFromFloor } from './lexical-sql';
+import { bestPostingsOfStore, pickedCandidatesCte, postingsFromFloor } from './lexical-sql';
 import { choosePlan, retrieveCandidates } from './plan';
 import { oneStatementQuery } from './plans/in-sql';
 import type { RetrievalRequest } from './request';
@@ -108,7 +108,7 @@ describe('one ranking on every engine', () => {
         oneStatementQuery(
           {
             // Sized past the exact scan's bound, so that the neighbours come from the HNSW walk.
-            scope: { storeId: stores[0]!.id, storeDocs: 1_000_000 },
+            scope: { storeId: stores[0]!.id, storeDocs: 1_000_000, vectorsVersion: 0 },
             lexical: await resolveQueryTerms(db, words),
             text: { modelId: provider.modelId, dimensions: provider.dimensions, vector: vector! },
             style: vector,
@@ -200,7 +200,7 @@ describe('Citus layout', () => {
       db,
       oneStatementQuery(
         {
-          scope: { storeId: stores[0]!.id, storeDocs: 4 },
+          scope: { storeId: stores[0]!.id, storeDocs: 4, vectorsVersion: 0 },
           lexical,
           lexicalCandidates: 100,
           vectorCandidates: 50,
@@ -211,6 +211,29 @@ describe('Citus layout', () => {
     );
     expect(one).toMatch(/Task Count: 1\b/);
     expect(one).not.toMatch(/Distributed Subplan/);
+    // Its candidates found in the caches, given to the statement, route it the same way.
+    const given = { storeIds: [stores[0]!.id], productIds: [stores[0]!.productIds[0]!] };
+    const fromCaches = await explainPlan(
+      db,
+      candidateRowsQuery(
+        {
+          scope: { storeId: stores[0]!.id, storeDocs: 4, vectorsVersion: 0 },
+          lexical,
+          text: {
+            modelId: textEmbedder().modelId,
+            dimensions: textEmbedder().dimensions,
+            vector: Array.from({ length: textEmbedder().dimensions }, (_, i) => Math.cos(i)),
+          },
+          lexicalCandidates: 100,
+          vectorCandidates: 50,
+        },
+        'inline',
+        { lexicalCte: pickedCandidatesCte(given), textNeighbours: given },
+        [],
+      ),
+    );
+    expect(fromCaches).toMatch(/Task Count: 1\b/);
+    expect(fromCaches).not.toMatch(/Distributed Subplan/);
     const all = await explainPlan(
       db,
       oneStatementQuery(

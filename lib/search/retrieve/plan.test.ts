@@ -20,15 +20,39 @@ const request = (r: Partial<RetrievalRequest> = {}): RetrievalRequest => ({
   ...r,
 });
 
-afterEach(() => setEnv({ POSTINGS_CACHE_MB: undefined }));
+afterEach(() => setEnv({ POSTINGS_CACHE_MB: undefined, STORE_VECTORS_CACHE_MB: undefined }));
 
 describe('choosePlan', () => {
-  it('searches a named store in one statement on every engine', () => {
-    for (const engine of ['embedded', 'postgres', 'citus'] as const) {
-      expect(choosePlan(request({ scope: { storeId: 's', storeDocs: 10 } }), engine)).toBe(
+  it('searches a named store from the caches where they serve it, on every engine', () => {
+    const store = (storeDocs: number) => ({ storeId: 's', storeDocs, vectorsVersion: 1 });
+    const text = { modelId: 'm', dimensions: 2, vector: [1, 0] };
+    const common = { terms: [term({ floor: 2, df: 30_000 })], idfTotal: 2, avgdl: 3 };
+    const cases: Array<[string, RetrievalRequest, string]> = [
+      ['words and a vector', request({ scope: store(10), text }), 'oneStoreCached'],
+      ['words of a large store', request({ scope: store(50_000) }), 'oneStoreCached'],
+      ['a vector alone', request({ scope: store(10), text, lexical: undefined }), 'oneStoreCached'],
+      ['a common word', request({ scope: store(10), lexical: common }), 'oneStore'],
+      [
+        'a common word, a vector',
+        request({ scope: store(10), lexical: common, text }),
+        'oneStoreCached',
+      ],
+      [
+        'a large store, a common word',
+        request({ scope: store(50_000), lexical: common, text }),
         'oneStore',
-      );
+      ],
+      ['a price filter', request({ scope: store(10), text, priceMax: 50 }), 'oneStore'],
+      ['an unindexed store', request({ scope: store(0), text, lexical: undefined }), 'oneStore'],
+    ];
+    setEnv({ POSTINGS_CACHE_MB: '16', STORE_VECTORS_CACHE_MB: '16' });
+    for (const [name, req, plan] of cases) {
+      for (const engine of ['embedded', 'postgres', 'citus'] as const) {
+        expect(choosePlan(req, engine), `${name} on ${engine}`).toBe(plan);
+      }
     }
+    setEnv({ POSTINGS_CACHE_MB: '0', STORE_VECTORS_CACHE_MB: '0' });
+    expect(choosePlan(cases[0]![1], 'postgres')).toBe('oneStore');
   });
 
   it('takes all-stores lexical candidates from the postings cache, on Citus in two steps', () => {

@@ -4,6 +4,7 @@ import { databaseEngine, type Engine } from './engine';
 import { allStoresCached } from './plans/all-stores-cached';
 import { citusTwoStep } from './plans/citus-two-step';
 import { allStoresSql, oneStore } from './plans/in-sql';
+import { oneStoreCacheable, oneStoreCached } from './plans/one-store-cached';
 import { lexicalPart, type RetrievalRequest } from './request';
 import { variantConditions } from './scope-sql';
 import { postingsCacheable } from './term-postings-cache';
@@ -11,6 +12,9 @@ import { postingsCacheable } from './term-postings-cache';
 /**
  * How a search finds its candidates, by name (docs/search.md, How a search runs):
  * - `oneStore`: a store named; one statement, each term's best postings of the store.
+ * - `oneStoreCached`: a store named, its lexical candidates from the postings cache when it holds
+ *   every term whole, its text neighbours from the store's cached vectors when it is small
+ *   enough to compare with every one; the statement reads the rest, as in `oneStore`.
  * - `allStoresSql`: every store open to the caller, read in one statement from each term's floor
  *   up: with a price or variant filter (applied before the cut), by vector alone, or with the
  *   postings cache off or unable to key a term.
@@ -18,16 +22,17 @@ import { postingsCacheable } from './term-postings-cache';
  *   statement for the neighbours and the rows.
  * - `citusTwoStep`: the same on Citus, the neighbours in a statement of their own first.
  */
-export type PlanName = 'oneStore' | 'allStoresSql' | 'allStoresCached' | 'citusTwoStep';
+export type PlanName =
+  'oneStore' | 'oneStoreCached' | 'allStoresSql' | 'allStoresCached' | 'citusTwoStep';
 
 const PLANS: Record<
   PlanName,
   (db: Db, req: RetrievalRequest, engine: Engine) => Promise<Candidate[]>
-> = { oneStore, allStoresSql, allStoresCached, citusTwoStep };
+> = { oneStore, oneStoreCached, allStoresSql, allStoresCached, citusTwoStep };
 
 /** The plan for a request: from its scope, its filters and terms, and the engine. */
 export function choosePlan(req: RetrievalRequest, engine: Engine): PlanName {
-  if ('storeId' in req.scope) return 'oneStore';
+  if ('storeId' in req.scope) return oneStoreCacheable(req) ? 'oneStoreCached' : 'oneStore';
   const lex = lexicalPart(req);
   const fromCache =
     lex !== undefined &&

@@ -17,8 +17,15 @@ export interface CandidateFilters {
  * Where a search looks: one store, or every store but those closed to the caller. The access
  * policy is a filter inside the one retrieval, not a loop over stores.
  */
-export type SearchScope =
-  { storeId: string; storeDocs: number } | { excludeStoreIds: readonly string[] };
+export type SearchScope = OneStore | { excludeStoreIds: readonly string[] };
+
+export interface OneStore {
+  storeId: string;
+  /** The store's products as the index counts them. */
+  storeDocs: number;
+  /** search_store_stats.vectors_version: the key of the store's cached text vectors. */
+  vectorsVersion: number;
+}
 
 export interface RetrievalRequest extends CandidateFilters {
   scope: SearchScope;
@@ -37,10 +44,4 @@ export interface RetrievalRequest extends CandidateFilters {
 /** The query's terms when it has any: a query of unknown words only searches by vector. */
 export function lexicalPart(req: RetrievalRequest): LexicalQuery | undefined {
   return req.lexical && req.lexical.terms.length > 0 ? req.lexical : undefined;
-}
-
-/** The stores an all-stores plan leaves out (the plan selector never gives it one store). */
-export function excludedStores(scope: SearchScope): readonly string[] {
-  if ('storeId' in scope) throw new Error('an all-stores plan was chosen for a one-store search');
-  return scope.excludeStoreIds;
 }

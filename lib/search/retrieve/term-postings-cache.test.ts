@@ -4,7 +4,7 @@ import { ingestPages } from '../../catalog/ingest';
 import { queryRows } from '../../db/client';
 import { resetEnvCache } from '../../config/env';
 import { closedStoreIds } from '../../stores/access';
-import { adminProduct, type FixtureProduct } from '../../testing/fixtures/admin-product';
+import { adminProduct, titledProduct } from '../../testing/fixtures/admin-product';
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
 import { startTestServer, type TestServer } from '../../testing/server';
 import { resolveQueryTerms } from '../query/query-terms';
@@ -22,21 +22,14 @@ let t: TestServer;
 let dev: { id: string; key: string };
 const stores: Array<{ id: string; productIds: number[] }> = [];
 
-const product = (id: number, title: string): FixtureProduct => ({
-  id,
-  title,
-  tags: [],
-  variants: [{ id: id * 10 + 1, price: '10.00' }],
-});
-
 // The same titles in several stores tie exactly: the cut at a few candidates is then decided
 // by store id and product id, as the SQL read orders them.
 const catalogue = (base: number) => [
-  product(base + 1, 'Gramble Tessivar Plonk'),
-  product(base + 2, 'Gramble Tessivar'),
-  product(base + 3, 'Gramble Drusk Plonk Plonk'),
-  product(base + 4, 'Tessivar Drusk'),
-  product(base + 5, 'Gramble'),
+  titledProduct(base + 1, 'Gramble Tessivar Plonk'),
+  titledProduct(base + 2, 'Gramble Tessivar'),
+  titledProduct(base + 3, 'Gramble Drusk Plonk Plonk'),
+  titledProduct(base + 4, 'Tessivar Drusk'),
+  titledProduct(base + 5, 'Gramble'),
 ];
 
 function cacheBoundOf(mb: number) {
@@ -114,7 +107,7 @@ describe('cached postings for all-stores searches', () => {
       db,
       target.id,
       (function* () {
-        yield [adminProduct(product(7104, 'Tessivar Drusk Drusk'))];
+        yield [adminProduct(titledProduct(7104, 'Tessivar Drusk Drusk'))];
       })(),
       { removeVanished: false },
     );
@@ -129,7 +122,7 @@ describe('cached postings for all-stores searches', () => {
     );
 
     // A new store's product holding the word is a candidate of the next search.
-    const added = await createFixtureStore(db, [product(7501, 'Velquist Drusk')], {
+    const added = await createFixtureStore(db, [titledProduct(7501, 'Velquist Drusk')], {
       accessPolicy: 'allow',
       allowedDevelopers: [dev.id],
     });

@@ -1,7 +1,6 @@
-import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { LRUCache } from 'lru-cache';
 import { env } from '../../config/env';
+import { configuredCache } from './configured-cache';
 import type { Db } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { packedArrays, packedRows } from '../../sql/packed-rows';
@@ -49,14 +48,6 @@ export function postingIndex(list: TermPostings, productId: number): number {
 }
 
 /**
- * A version for the terms an indexing batch writes: random, so that a term deleted and created
- * again never comes back under a version a cache still holds.
- */
-export function newTermVersion(): number {
-  return randomInt(1, 2 ** 48);
-}
-
-/**
  * How long an entry is trusted although its version still matches. On one server a version
  * committed with its postings keys them exactly; on Citus a search can read a term's new version
  * from the coordinator while a worker is still committing its postings, and the entry loaded
@@ -88,28 +79,16 @@ function approximateBytes(entry: TermPostings): number {
   );
 }
 
-let cache: { mb: number; entries: LRUCache<string, TermPostings> | null } | undefined;
-
-/** The cache at the configured bound (POSTINGS_CACHE_MB; 0: none), made anew if that changed. */
-function termCache(): LRUCache<string, TermPostings> | null {
-  const mb = env().POSTINGS_CACHE_MB;
-  if (cache?.mb !== mb) {
-    const entries =
-      mb > 0
-        ? new LRUCache<string, TermPostings>({
-            maxSize: mb * 1048576,
-            sizeCalculation: approximateBytes,
-            ttl: ENTRY_TTL_MS,
-          })
-        : null;
-    cache = { mb, entries };
-  }
-  return cache.entries;
-}
+const cache = configuredCache<TermPostings>({
+  megabytes: () => env().POSTINGS_CACHE_MB,
+  bytesOf: approximateBytes,
+  ttlMs: ENTRY_TTL_MS,
+});
+const termCache = () => cache.entries();
 
 /** Empties the cache (tests). */
 export function clearTermPostingsCache(): void {
-  cache = undefined;
+  cache.clear();
 }
 
 /**
@@ -176,6 +155,15 @@ function toPostings(packed: PackedPosting[], term: QueryTerm): TermPostings {
 /** Whether termPostings answers for these terms: the cache is on and every term has a version. */
 export function postingsCacheable(terms: readonly QueryTerm[]): boolean {
   return termCache() !== null && terms.every((t) => t.version !== undefined);
+}
+
+/**
+ * Whether the cache holds every posting of each term, and so each store's best ones, which a
+ * one-store search reads (bestPostingsOfStore): it holds only a term's best across all stores
+ * once more than WHOLE_TERM_MAX products hold it.
+ */
+export function postingsHeldWhole(terms: readonly QueryTerm[]): boolean {
+  return terms.every(heldWhole);
 }
 
 /**

@@ -1,14 +1,17 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { cosineQueryParam, indexPredicate, typedEmbedding } from '../../embeddings/vector-index';
+import { bigintArray, textArray } from '../../sql/arrays';
+import type { PickedCandidates } from './cached-lexical-candidates';
 import type { Engine } from './engine';
 import type { RetrievalRequest, VectorQuery } from './request';
 import { inScope, limit, variantFilter } from './scope-sql';
 
 /**
- * A store at most this large is searched by vector with an exact scan of its own rows: an HNSW
- * walk filtered to one small store among many would have to pass over most of the graph.
+ * A store at most this large is searched by vector exactly, from the app's cache of its vectors
+ * (store-vectors-cache.ts) or by a scan of its own rows: an HNSW walk filtered to one small store
+ * among many would have to pass over most of the graph.
  */
-const EXACT_VECTOR_SCAN_MAX = 20_000;
+export const EXACT_VECTOR_SCAN_MAX = 20_000;
 
 /**
  * How the statement carries its query vectors:
@@ -58,20 +61,28 @@ function nearestSelect(
     LIMIT ${limit(req.vectorCandidates)}`;
 }
 
-/** CTE `name`, the vector's nearest neighbours in scope, after its CTE `${name}_q` if shared. */
+/**
+ * CTE `name`, the vector's nearest neighbours in scope (or `given`, found before the statement),
+ * after its CTE `${name}_q` if shared, which the candidates' cosines read.
+ */
 export function nearestCte(
   req: RetrievalRequest,
   form: QueryVectorForm,
   name: string,
   kind: VectorKind,
   q?: VectorQuery,
+  given?: PickedCandidates,
 ): SQL {
   if (!q) {
     return sql`${sql.raw(name)} AS (SELECT NULL::text AS store_id, NULL::bigint AS product_id,
       NULL::float8 AS cos WHERE false)`;
   }
+  const neighbours = given
+    ? sql`SELECT * FROM unnest(${textArray(given.storeIds)}, ${bigintArray(given.productIds)})
+        AS n(store_id, product_id)`
+    : nearestSelect(req, form, name, kind, q);
   return sql`${form === 'shared' ? sql`${queryVector(`${name}_q`, q, q.vector)},` : sql``}
-    ${sql.raw(name)} AS (${nearestSelect(req, form, name, kind, q)})`;
+    ${sql.raw(name)} AS (${neighbours})`;
 }
 
 /** The vector's nearest neighbours in scope as a statement of its own (the Citus two-step plan). */

@@ -2,9 +2,9 @@ import type { Db } from '../../../db/client';
 import { pickLexicalCandidates, type PickedCandidates } from '../cached-lexical-candidates';
 import { termPostings, type TermPostings } from '../term-postings-cache';
 import type { LexicalQuery, QueryTerm } from '../../query/query-terms';
-import { excludedStores, type RetrievalRequest } from '../request';
+import type { RetrievalRequest } from '../request';
 
-/** An all-stores search's lexical candidates picked from its terms' cached postings. */
+/** A search's lexical candidates picked from its terms' cached postings. */
 export interface CachedLexical {
   picked: PickedCandidates;
   /** Each term's postings, in the order of the query's terms. */
@@ -16,7 +16,8 @@ export interface CachedLexical {
 /**
  * Summing a few thousand postings per term in the database was the largest part of an
  * all-stores search on the embedded engine (docs/bench-log.md); the cache holds them instead.
- * The plan selector chose a cached plan only where termPostings answers (postingsCacheable).
+ * The plan selector chose a cached plan only where termPostings answers (postingsCacheable), and
+ * for one store only where it holds every term whole (postingsHeldWhole).
  */
 export async function cachedLexical(
   db: Db,
@@ -25,11 +26,6 @@ export async function cachedLexical(
 ): Promise<CachedLexical> {
   const lists = await termPostings(db, lex.terms);
   if (!lists) throw new Error('a cached plan was chosen with the postings cache off');
-  const picked = pickLexicalCandidates(
-    lex,
-    lists,
-    excludedStores(req.scope),
-    req.lexicalCandidates,
-  );
+  const picked = pickLexicalCandidates(lex, lists, req.scope, req.lexicalCandidates);
   return { picked, lists, postingTerms: lex.terms.filter((_, i) => !lists[i]!.complete) };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "search_store_stats" ADD COLUMN "vectors_version" bigint DEFAULT 0 NOT NULL;

@@ -1,0 +1,170 @@
+import { sql } from 'drizzle-orm';
+import { env } from '../../config/env';
+import { configuredCache } from './configured-cache';
+import type { Db } from '../../db/client';
+import { queryRows } from '../../db/client';
+import { indexPredicate } from '../../embeddings/vector-index';
+import type { PickedCandidates } from './cached-lexical-candidates';
+import type { OneStore, RetrievalRequest, VectorQuery } from './request';
+import { atLeastCut } from './top-cut';
+import { EXACT_VECTOR_SCAN_MAX } from './vector-sql';
+
+/**
+ * One store's text vectors of one model, in product id order: what a one-store search compares
+ * its query vector with, instead of an exact scan of the store's rows. That scan read 2 KB a
+ * product from the table (at 5,467 products, 28.7 ms of a 37.7 ms statement, and 10 to 12 ms
+ * with every page in the buffers, docs/bench-log.md, Scale), where the cosines themselves are a
+ * millisecond or two of arithmetic.
+ */
+interface StoreVectors {
+  productIds: Float64Array;
+  dimensions: number;
+  /** Row i's vector at [i * dimensions, (i + 1) * dimensions). */
+  vectors: Float32Array;
+  /** 1 / |v| of each row: Infinity for a zero vector, whose cosine is then NaN, as in SQL. */
+  inverseNorms: Float64Array;
+}
+
+/**
+ * How long an entry is trusted although the store's version still matches: the version changes
+ * after every write of the store's vectors (touchStoreVectors), so this only bounds a change
+ * whose version was lost (the process ended between the two).
+ */
+const ENTRY_TTL_MS = 10 * 60_000;
+
+/** Rows per load statement: a store's vectors come in parts, to bound the text each one carries. */
+const LOAD_ROWS = 4096;
+
+const cache = configuredCache<StoreVectors>({
+  megabytes: () => env().STORE_VECTORS_CACHE_MB,
+  bytesOf: (e) => 256 + 4 * e.vectors.length + 16 * e.productIds.length,
+  ttlMs: ENTRY_TTL_MS,
+});
+const storeCache = () => cache.entries();
+
+/** Empties the cache (tests). */
+export function clearStoreVectorsCache(): void {
+  cache.clear();
+}
+
+/**
+ * Whether a one-store search takes its text neighbours from the cache: it is on, the search has
+ * a text vector and no variant filter (which the neighbours' SQL applies), and the store is one
+ * SQL would scan exactly. A larger store is searched through the HNSW index.
+ */
+export function storeVectorsCacheable(req: RetrievalRequest, filtered: boolean): boolean {
+  return (
+    storeCache() !== null &&
+    req.text !== undefined &&
+    !filtered &&
+    'storeId' in req.scope &&
+    req.scope.storeDocs > 0 &&
+    req.scope.storeDocs <= EXACT_VECTOR_SCAN_MAX
+  );
+}
+
+/**
+ * Decodes pgvector's binary form (vector_send: dimensions and a reserved word as 16-bit integers,
+ * then each element a big-endian float4), the rows one after another.
+ */
+function decode(productIds: Float64Array, packed: Buffer, dimensions: number): StoreVectors {
+  const n = productIds.length;
+  const stride = 4 + 4 * dimensions;
+  if (packed.length !== n * stride) {
+    throw new Error(`a store's ${n} vectors took ${packed.length} bytes, not ${dimensions} each`);
+  }
+  const vectors = new Float32Array(n * dimensions);
+  const inverseNorms = new Float64Array(n);
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.length);
+  for (let i = 0; i < n; i++) {
+    const at = i * stride;
+    if (view.getUint16(at) !== dimensions) {
+      throw new Error(`product ${productIds[i]}'s vector has ${view.getUint16(at)} dimensions`);
+    }
+    let norm = 0;
+    for (let j = 0; j < dimensions; j++) {
+      const x = view.getFloat32(at + 4 + 4 * j);
+      vectors[i * dimensions + j] = x;
+      norm += x * x;
+    }
+    inverseNorms[i] = 1 / Math.sqrt(norm);
+  }
+  return { productIds, dimensions, vectors, inverseNorms };
+}
+
+/** The store's vectors of the query's model, read in parts of `loadRows` in product id order. */
+async function load(
+  db: Db,
+  scope: OneStore,
+  q: VectorQuery,
+  loadRows: number,
+): Promise<StoreVectors> {
+  const ids: number[] = [];
+  const parts: Buffer[] = [];
+  for (let after = -1; ;) {
+    const [part] = await queryRows<{ ids: string | null; packed: string | null }>(
+      db,
+      sql`SELECT string_agg(s.product_id::text, ',' ORDER BY s.product_id) AS ids,
+                 encode(string_agg(vector_send(s.embedding), ''::bytea ORDER BY s.product_id),
+                        'base64') AS packed
+          FROM (SELECT pe.product_id, pe.embedding FROM product_embeddings pe
+                WHERE pe.store_id = ${scope.storeId} AND ${indexPredicate('text', q.modelId)}
+                  AND pe.product_id > ${after}
+                ORDER BY pe.product_id LIMIT ${loadRows}) s`,
+    );
+    if (!part?.ids) break;
+    const partIds = part.ids.split(',').map(Number);
+    ids.push(...partIds);
+    parts.push(Buffer.from(part.packed!, 'base64'));
+    if (partIds.length < loadRows) break;
+    after = partIds[partIds.length - 1]!;
+  }
+  return decode(Float64Array.from(ids), Buffer.concat(parts), q.dimensions);
+}
+
+/**
+ * The store's `req.vectorCandidates` products nearest the query's text vector by cosine, nearest
+ * first (ties by product id): the neighbours vector-sql.ts's exact scan finds. The cosines are
+ * computed in doubles where pgvector sums floats, so two products within a float's rounding of
+ * each other at the cut may change places; the candidates' cosines the search scores with still
+ * come from the statement.
+ */
+export async function storeNeighbours(
+  db: Db,
+  req: RetrievalRequest,
+  { loadRows = LOAD_ROWS }: { loadRows?: number } = {},
+): Promise<PickedCandidates> {
+  const held = storeCache();
+  const q = req.text;
+  if (!held || !q || !('storeId' in req.scope)) {
+    throw new Error('store neighbours were asked where the cache cannot serve them');
+  }
+  const scope = req.scope;
+  const key = `${scope.storeId}\u0000${q.modelId}\u0000${scope.vectorsVersion}`;
+  let entry = held.get(key);
+  if (!entry) {
+    entry = await load(db, scope, q, loadRows);
+    held.set(key, entry);
+  }
+  const { productIds, dimensions, vectors, inverseNorms } = entry;
+  let queryNorm = 0;
+  for (const x of q.vector) queryNorm += x * x;
+  const query = Float64Array.from(q.vector);
+  const cosines = new Float64Array(productIds.length);
+  for (let i = 0; i < productIds.length; i++) {
+    let dot = 0;
+    const at = i * dimensions;
+    for (let j = 0; j < dimensions; j++) dot += query[j]! * vectors[at + j]!;
+    const cosine = (dot * inverseNorms[i]!) / Math.sqrt(queryNorm);
+    // A zero vector's NaN goes last, where SQL's order by distance puts it.
+    cosines[i] = Number.isNaN(cosine) ? -Infinity : cosine;
+  }
+  const top = atLeastCut(cosines, req.vectorCandidates).sort(
+    (a, b) => cosines[b]! - cosines[a]! || productIds[a]! - productIds[b]!,
+  );
+  top.length = Math.min(top.length, req.vectorCandidates);
+  return {
+    storeIds: top.map(() => scope.storeId),
+    productIds: top.map((i) => productIds[i]!),
+  };
+}
