@@ -73,6 +73,13 @@ const schema = z.object({
    * 128,000 products of the stores searched most recently. It grows only with stores searched.
    */
   STORE_VECTORS_CACHE_MB: z.coerce.number().min(0).default(256),
+  /**
+   * Stores with fewer products are scanned in SQL instead: the scan is a millisecond or two, about
+   * what a load costs, and a store searched rarely would pay a load each time. With 1,000 stores of
+   * 55 products, which the bench's one-store searches met once each, loading them took the median
+   * from 9.1 to 10.2 ms (docs/bench-log.md, Scale).
+   */
+  STORE_VECTORS_MIN_PRODUCTS: z.coerce.number().int().min(0).default(1000),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   /** A ranker model file (npm run train-ranker -- --out FILE) instead of the shipped one. */
   RANKER_MODEL: z.string().min(1).optional(),

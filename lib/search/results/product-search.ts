@@ -28,6 +28,14 @@ async function resolveScope(
   caller: Caller,
   req: ParsedSearchProductsRequest,
 ): Promise<SearchScope> {
+  if (req.store_id !== undefined) {
+    // The store's statistics are read beside its access check: a round trip fewer a search.
+    const [, scope] = await Promise.all([
+      requestedStores(db, caller, req),
+      oneStoreScope(db, req.store_id),
+    ]);
+    return scope;
+  }
   const stores = await requestedStores(db, caller, req);
   return 'storeId' in stores ? oneStoreScope(db, stores.storeId) : stores;
 }

@@ -3,12 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { TERM_POSTINGS_READ } from '../index/term-floors';
 import { pickLexicalCandidates } from './cached-lexical-candidates';
 import type { LexicalQuery } from '../query/query-terms';
-import type { TermPostings } from './term-postings-cache';
+import { crowdedStores, type TermPostings } from './term-postings-cache';
 
 /** A list of [store, product id, impact] postings, in product id order. */
-function list(postings: Array<[string, number, number]>, extra: Partial<TermPostings> = {}) {
+function list(
+  postings: Array<[string, number, number]>,
+  extra: Partial<TermPostings> = {},
+): TermPostings {
   const stores = [...new Set(postings.map(([store]) => store))];
-  return {
+  const held = {
     complete: true,
     stores,
     storeOf: Uint32Array.from(postings.map(([store]) => stores.indexOf(store))),
@@ -17,7 +20,9 @@ function list(postings: Array<[string, number, number]>, extra: Partial<TermPost
     tf: Float32Array.from(postings.map(() => 1)),
     docLen: Float32Array.from(postings.map(() => 4)),
     ...extra,
-  } satisfies TermPostings;
+  };
+  // As the cache makes an entry (term-postings-cache.ts, toPostings).
+  return { storeBest: held.complete ? crowdedStores(held) : new Map(), ...held };
 }
 
 const everyStore = { excludeStoreIds: [] };

@@ -1,4 +1,3 @@
-import { TERM_POSTINGS_READ } from '../index/term-floors';
 import type { LexicalQuery } from '../query/query-terms';
 import { numbers } from '../rank/arithmetic';
 import { lexicalSimilarityOf } from '../rank/score';
@@ -17,28 +16,13 @@ function compareText(a: string, b: string): number {
 }
 
 /**
- * One store's postings of a term the list holds whole, as lexical-sql.ts's bestPostingsOfStore
- * reads them: its best TERM_POSTINGS_READ by impact, ties by product id, then in product id
- * order for the merge.
+ * What a one-store search reads of a term the list holds whole, as lexical-sql.ts's
+ * bestPostingsOfStore does: the store's best postings when it holds more than that, else the
+ * whole list, of which the pick then takes the store's own.
  */
-function bestOfStore(list: TermPostings, storeId: string): PickedPostings {
+function storeRead(list: TermPostings, storeId: string): PickedPostings {
   if (!list.complete) throw new Error("a one-store pick needs each term's every posting");
-  const s = list.stores.indexOf(storeId);
-  let kept: number[] = [];
-  for (let k = 0; k < list.productIds.length; k++) if (list.storeOf[k] === s) kept.push(k);
-  if (kept.length > TERM_POSTINGS_READ) {
-    kept = kept
-      .sort(
-        (a, b) => list.impacts[b]! - list.impacts[a]! || list.productIds[a]! - list.productIds[b]!,
-      )
-      .slice(0, TERM_POSTINGS_READ)
-      .sort((a, b) => list.productIds[a]! - list.productIds[b]!);
-  }
-  return {
-    storeOf: Uint32Array.from(kept, (k) => list.storeOf[k]!),
-    productIds: Float64Array.from(kept, (k) => list.productIds[k]!),
-    impacts: Float32Array.from(kept, (k) => list.impacts[k]!),
-  };
+  return list.storeBest.get(list.stores.indexOf(storeId)) ?? list;
 }
 
 /**
@@ -65,7 +49,7 @@ export function pickLexicalCandidates(
   // The postings the SQL read of each term returns. All stores: those that reach its floor when
   // the list holds all of them (best), else every one it holds.
   const read = lists.map((list) =>
-    'storeId' in scope ? bestOfStore(list, scope.storeId) : (list.best ?? list),
+    'storeId' in scope ? storeRead(list, scope.storeId) : (list.best ?? list),
   );
   const room = read.reduce((n, list) => n + list.productIds.length, 0);
   const product = new Float64Array(room);

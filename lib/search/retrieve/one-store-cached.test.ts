@@ -38,6 +38,8 @@ const catalogue = (base: number) => [
 function cachesOf(mb: { postings: number; vectors: number }) {
   process.env.POSTINGS_CACHE_MB = String(mb.postings);
   process.env.STORE_VECTORS_CACHE_MB = String(mb.vectors);
+  // These stores are small: their vectors come from the cache all the same.
+  process.env.STORE_VECTORS_MIN_PRODUCTS = '1';
   resetEnvCache();
   clearTermPostingsCache();
   clearStoreVectorsCache();
@@ -58,6 +60,7 @@ beforeAll(async () => {
 afterEach(() => {
   delete process.env.POSTINGS_CACHE_MB;
   delete process.env.STORE_VECTORS_CACHE_MB;
+  delete process.env.STORE_VECTORS_MIN_PRODUCTS;
   resetEnvCache();
   clearTermPostingsCache();
   clearStoreVectorsCache();

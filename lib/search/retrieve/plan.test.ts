@@ -28,13 +28,22 @@ describe('choosePlan', () => {
     const text = { modelId: 'm', dimensions: 2, vector: [1, 0] };
     const common = { terms: [term({ floor: 2, df: 30_000 })], idfTotal: 2, avgdl: 3 };
     const cases: Array<[string, RetrievalRequest, string]> = [
-      ['words and a vector', request({ scope: store(10), text }), 'oneStoreCached'],
+      ['words and a vector', request({ scope: store(5_000), text }), 'oneStoreCached'],
       ['words of a large store', request({ scope: store(50_000) }), 'oneStoreCached'],
-      ['a vector alone', request({ scope: store(10), text, lexical: undefined }), 'oneStoreCached'],
+      [
+        'a vector alone',
+        request({ scope: store(5_000), text, lexical: undefined }),
+        'oneStoreCached',
+      ],
+      [
+        'a small store, a vector alone',
+        request({ scope: store(10), text, lexical: undefined }),
+        'oneStore',
+      ],
       ['a common word', request({ scope: store(10), lexical: common }), 'oneStore'],
       [
         'a common word, a vector',
-        request({ scope: store(10), lexical: common, text }),
+        request({ scope: store(5_000), lexical: common, text }),
         'oneStoreCached',
       ],
       [
@@ -42,7 +51,7 @@ describe('choosePlan', () => {
         request({ scope: store(50_000), lexical: common, text }),
         'oneStore',
       ],
-      ['a price filter', request({ scope: store(10), text, priceMax: 50 }), 'oneStore'],
+      ['a price filter', request({ scope: store(5_000), text, priceMax: 50 }), 'oneStore'],
       ['an unindexed store', request({ scope: store(0), text, lexical: undefined }), 'oneStore'],
     ];
     setEnv({ POSTINGS_CACHE_MB: '16', STORE_VECTORS_CACHE_MB: '16' });

@@ -5,24 +5,22 @@ import type { Db } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { indexPredicate } from '../../embeddings/vector-index';
 import type { PickedCandidates } from './cached-lexical-candidates';
+import { VectorRows } from './dot-products';
 import type { OneStore, RetrievalRequest, VectorQuery } from './request';
 import { atLeastCut } from './top-cut';
 import { EXACT_VECTOR_SCAN_MAX } from './vector-sql';
 
 /**
- * One store's text vectors of one model, in product id order: what a one-store search compares
- * its query vector with, instead of an exact scan of the store's rows. That scan read 2 KB a
- * product from the table (at 5,467 products, 28.7 ms of a 37.7 ms statement, and 10 to 12 ms
- * with every page in the buffers, docs/bench-log.md, Scale), where the cosines themselves are a
- * millisecond or two of arithmetic.
+ * One store's text vectors of one model, in product id order, each scaled to unit length: what a
+ * one-store search compares its query vector with, instead of an exact scan of the store's rows.
+ * That scan read 2 KB a product from the table (at 5,467 products, 28.7 ms of a 37.7 ms statement,
+ * and 10 to 12 ms with every page in the buffers, docs/bench-log.md, Scale), where the cosines are
+ * about a millisecond of SIMD arithmetic (dot-products.ts).
  */
 interface StoreVectors {
   productIds: Float64Array;
-  dimensions: number;
-  /** Row i's vector at [i * dimensions, (i + 1) * dimensions). */
-  vectors: Float32Array;
-  /** 1 / |v| of each row: Infinity for a zero vector, whose cosine is then NaN, as in SQL. */
-  inverseNorms: Float64Array;
+  /** A zero vector's row is NaN, so that its cosine is NaN, as in SQL. */
+  rows: VectorRows;
 }
 
 /**
@@ -37,10 +35,13 @@ const LOAD_ROWS = 4096;
 
 const cache = configuredCache<StoreVectors>({
   megabytes: () => env().STORE_VECTORS_CACHE_MB,
-  bytesOf: (e) => 256 + 4 * e.vectors.length + 16 * e.productIds.length,
+  bytesOf: (e) => 256 + e.rows.bytes + 8 * e.productIds.length,
   ttlMs: ENTRY_TTL_MS,
 });
 const storeCache = () => cache.entries();
+
+/** The loads under way, by key. */
+const loading = new Map<string, Promise<StoreVectors>>();
 
 /** Empties the cache (tests). */
 export function clearStoreVectorsCache(): void {
@@ -50,7 +51,8 @@ export function clearStoreVectorsCache(): void {
 /**
  * Whether a one-store search takes its text neighbours from the cache: it is on, the search has
  * a text vector and no variant filter (which the neighbours' SQL applies), and the store is one
- * SQL would scan exactly. A larger store is searched through the HNSW index.
+ * SQL would scan exactly, and not a small one (STORE_VECTORS_MIN_PRODUCTS). A larger store is
+ * searched through the HNSW index.
  */
 export function storeVectorsCacheable(req: RetrievalRequest, filtered: boolean): boolean {
   return (
@@ -58,14 +60,14 @@ export function storeVectorsCacheable(req: RetrievalRequest, filtered: boolean):
     req.text !== undefined &&
     !filtered &&
     'storeId' in req.scope &&
-    req.scope.storeDocs > 0 &&
+    req.scope.storeDocs >= env().STORE_VECTORS_MIN_PRODUCTS &&
     req.scope.storeDocs <= EXACT_VECTOR_SCAN_MAX
   );
 }
 
 /**
  * Decodes pgvector's binary form (vector_send: dimensions and a reserved word as 16-bit integers,
- * then each element a big-endian float4), the rows one after another.
+ * then each element a big-endian float4), the rows one after another, into unit-length rows.
  */
 function decode(productIds: Float64Array, packed: Buffer, dimensions: number): StoreVectors {
   const n = productIds.length;
@@ -73,23 +75,24 @@ function decode(productIds: Float64Array, packed: Buffer, dimensions: number): S
   if (packed.length !== n * stride) {
     throw new Error(`a store's ${n} vectors took ${packed.length} bytes, not ${dimensions} each`);
   }
-  const vectors = new Float32Array(n * dimensions);
-  const inverseNorms = new Float64Array(n);
+  const rows = new VectorRows(n, dimensions);
   const view = new DataView(packed.buffer, packed.byteOffset, packed.length);
   for (let i = 0; i < n; i++) {
     const at = i * stride;
     if (view.getUint16(at) !== dimensions) {
       throw new Error(`product ${productIds[i]}'s vector has ${view.getUint16(at)} dimensions`);
     }
+    const row = rows.row(i);
     let norm = 0;
     for (let j = 0; j < dimensions; j++) {
       const x = view.getFloat32(at + 4 + 4 * j);
-      vectors[i * dimensions + j] = x;
+      row[j] = x;
       norm += x * x;
     }
-    inverseNorms[i] = 1 / Math.sqrt(norm);
+    const scale = 1 / Math.sqrt(norm);
+    for (let j = 0; j < dimensions; j++) row[j]! *= scale;
   }
-  return { productIds, dimensions, vectors, inverseNorms };
+  return { productIds, rows };
 }
 
 /** The store's vectors of the query's model, read in parts of `loadRows` in product id order. */
@@ -124,10 +127,9 @@ async function load(
 
 /**
  * The store's `req.vectorCandidates` products nearest the query's text vector by cosine, nearest
- * first (ties by product id): the neighbours vector-sql.ts's exact scan finds. The cosines are
- * computed in doubles where pgvector sums floats, so two products within a float's rounding of
- * each other at the cut may change places; the candidates' cosines the search scores with still
- * come from the statement.
+ * first (ties by product id): the neighbours vector-sql.ts's exact scan finds. Both sum floats,
+ * in another order, so two products within a float's rounding of each other at the cut may
+ * change places; the candidates' cosines the search scores with still come from the statement.
  */
 export async function storeNeighbours(
   db: Db,
@@ -143,21 +145,22 @@ export async function storeNeighbours(
   const key = `${scope.storeId}\u0000${q.modelId}\u0000${scope.vectorsVersion}`;
   let entry = held.get(key);
   if (!entry) {
-    entry = await load(db, scope, q, loadRows);
+    // Searches of a store arriving together wait for one load.
+    let loaded = loading.get(key);
+    if (!loaded) {
+      loaded = load(db, scope, q, loadRows).finally(() => loading.delete(key));
+      loading.set(key, loaded);
+    }
+    entry = await loaded;
     held.set(key, entry);
   }
-  const { productIds, dimensions, vectors, inverseNorms } = entry;
-  let queryNorm = 0;
-  for (const x of q.vector) queryNorm += x * x;
-  const query = Float64Array.from(q.vector);
+  const { productIds, rows } = entry;
+  const queryNorm = Math.sqrt(q.vector.reduce((sum, x) => sum + x * x, 0));
+  const dots = rows.dotsWith(q.vector.map((x) => x / queryNorm));
   const cosines = new Float64Array(productIds.length);
-  for (let i = 0; i < productIds.length; i++) {
-    let dot = 0;
-    const at = i * dimensions;
-    for (let j = 0; j < dimensions; j++) dot += query[j]! * vectors[at + j]!;
-    const cosine = (dot * inverseNorms[i]!) / Math.sqrt(queryNorm);
-    // A zero vector's NaN goes last, where SQL's order by distance puts it.
-    cosines[i] = Number.isNaN(cosine) ? -Infinity : cosine;
+  // A zero vector's NaN goes last, where SQL's order by distance puts it.
+  for (let i = 0; i < cosines.length; i++) {
+    cosines[i] = Number.isNaN(dots[i]) ? -Infinity : dots[i]!;
   }
   const top = atLeastCut(cosines, req.vectorCandidates).sort(
     (a, b) => cosines[b]! - cosines[a]! || productIds[a]! - productIds[b]!,

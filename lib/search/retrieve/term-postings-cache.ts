@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { queryRows } from '../../db/client';
 import { packedArrays, packedRows } from '../../sql/packed-rows';
 import type { QueryTerm } from '../query/query-terms';
-import { aboveFloor, atOrAboveFloor } from '../index/term-floors';
+import { aboveFloor, atOrAboveFloor, TERM_POSTINGS_READ } from '../index/term-floors';
 
 /**
  * The postings an all-stores search reads for one term (all of them, or its best ones, from its
@@ -21,6 +21,12 @@ export interface TermPostings extends PickedPostings {
    * same order and form: the ones the lexical pick reads. Absent when it reads them all.
    */
   best?: PickedPostings;
+  /**
+   * For a term held whole, each store holding more postings than a one-store search reads (by
+   * index into stores): its best ones, bestOfStore's, made once with the entry (crowdedStores).
+   * Any other store's are all its postings in the list.
+   */
+  storeBest: ReadonlyMap<number, PickedPostings>;
   stores: string[];
   tf: Float32Array;
   docLen: Float32Array;
@@ -31,6 +37,37 @@ export interface PickedPostings {
   storeOf: Uint32Array;
   productIds: Float64Array;
   impacts: Float32Array;
+}
+
+/**
+ * The postings of store `s` (an index into the list's stores) that a one-store search reads, as
+ * lexical-sql.ts's bestPostingsOfStore does: its best TERM_POSTINGS_READ by impact, ties by
+ * product id; in product id order. The cut is found by a typed array's numeric sort: a comparator
+ * sort of a store's 15,000 postings of a term took milliseconds.
+ */
+function bestOfStore(list: PickedPostings, s: number): PickedPostings {
+  let kept: number[] = [];
+  for (let k = 0; k < list.productIds.length; k++) if (list.storeOf[k] === s) kept.push(k);
+  if (kept.length > TERM_POSTINGS_READ) {
+    const impacts = Float64Array.from(kept, (k) => list.impacts[k]!);
+    const cut = impacts.sort()[impacts.length - TERM_POSTINGS_READ]!;
+    // Those at the cut in product id order, the list's own.
+    let room = TERM_POSTINGS_READ - kept.filter((k) => list.impacts[k]! > cut).length;
+    kept = kept.filter((k) => list.impacts[k]! > cut || (list.impacts[k] === cut && room-- > 0));
+  }
+  return {
+    storeOf: Uint32Array.from(kept, (k) => list.storeOf[k]!),
+    productIds: Float64Array.from(kept, (k) => list.productIds[k]!),
+    impacts: Float32Array.from(kept, (k) => list.impacts[k]!),
+  };
+}
+
+/** bestOfStore of each store of a whole list that holds more postings than a search reads. */
+export function crowdedStores(list: Omit<TermPostings, 'storeBest'>): Map<number, PickedPostings> {
+  const held = new Uint32Array(list.stores.length);
+  for (const s of list.storeOf) held[s]!++;
+  const crowded = [...held.keys()].filter((s) => held[s]! > TERM_POSTINGS_READ);
+  return new Map(crowded.map((s) => [s, bestOfStore(list, s)]));
 }
 
 /** Where the product's posting is in the list, or -1 (binary search on the product ids). */
@@ -75,6 +112,7 @@ function approximateBytes(entry: TermPostings): number {
     256 +
     24 * entry.productIds.length +
     16 * (entry.best?.productIds.length ?? 0) +
+    [...entry.storeBest.values()].reduce((n, b) => n + 16 * b.productIds.length, 0) +
     entry.stores.reduce((n, s) => n + 48 + 2 * s.length, 0)
   );
 }
@@ -135,6 +173,7 @@ function toPostings(packed: PackedPosting[], term: QueryTerm): TermPostings {
     impacts: new Float32Array(packed.length),
     tf: new Float32Array(packed.length),
     docLen: new Float32Array(packed.length),
+    storeBest: new Map(),
   };
   packed.forEach(([store, product, impact, tf, docLen], k) => {
     let s = storeIndex.get(store);
@@ -149,6 +188,7 @@ function toPostings(packed: PackedPosting[], term: QueryTerm): TermPostings {
     entry.docLen[k] = docLen;
   });
   if (complete && term.floor !== undefined) entry.best = reaching(entry, term.floor);
+  if (complete) entry.storeBest = crowdedStores(entry);
   return entry;
 }
 
