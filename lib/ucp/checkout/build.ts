@@ -9,8 +9,14 @@ import { checkStock, findItems } from './catalogue';
 import { fulfillmentChosen, mergeMethods, priceMethods } from './fulfillment';
 import type { CreateCheckoutRequest, UpdateCheckoutRequest } from './requests';
 import { discountRules } from './store-rules';
-import { applyDiscounts, checkoutTotals, lineTotals, subtotalOf } from './totals';
-import type { Checkout, LineItem, Message } from './types';
+import {
+  applyDiscounts,
+  checkoutTotals,
+  lineTotals,
+  subtotalOf,
+  type DiscountRule,
+} from './totals';
+import type { AppliedDiscount, Checkout, LineItem, Message } from './types';
 
 interface BuildInput {
   db: Db;
@@ -80,23 +86,51 @@ async function priceLines(
 }
 
 /**
- * A warning for each code that is not applied: unknown, or with nothing left to take off. A
- * free-shipping code is valid whether or not a shipping option is chosen yet: it stays in
- * `codes` without an applied entry, unwarned, until there is a shipping price to take off.
+ * A warning for each code that is not applied (UCP's discount extension, Rejected Codes):
+ * - a code the store does not have: `discount_code_invalid`;
+ * - another spelling of a code asked before it (codes match case-insensitively):
+ *   `discount_code_already_applied`;
+ * - a code the codes before it left nothing to take off (a second free-shipping code, or any
+ *   code once the subtotal is gone): `discount_code_combination_disallowed`.
+ * A free-shipping code with no shipping price to take off, before an option is chosen or with a
+ * free one, stays in `codes` without an applied entry, unwarned: the shipping is free either way.
  */
-function discountWarnings(codes: string[], valid: Set<string>): Message[] {
-  return codes.flatMap((code, i) =>
-    valid.has(code)
-      ? []
-      : [
-          {
-            type: 'warning' as const,
-            code: 'discount_code_invalid',
-            path: `$.discounts.codes[${i}]`,
-            content: `Discount code ${code} is not valid for this checkout`,
-          },
-        ],
-  );
+function discountWarnings(
+  codes: string[],
+  rules: DiscountRule[],
+  applied: AppliedDiscount[],
+  shippingCost: number | null,
+): Message[] {
+  const folded = (code: string) => code.toLowerCase();
+  const ruleOf = new Map(rules.map((r) => [folded(r.code), r]));
+  const appliedCodes = new Set(applied.map((d) => d.code));
+  const warning = (i: number, code: string, content: string): Message[] => [
+    { type: 'warning', code, path: `$.discounts.codes[${i}]`, content },
+  ];
+  return codes.flatMap((code, i) => {
+    const rule = ruleOf.get(folded(code));
+    if (!rule) {
+      return warning(
+        i,
+        'discount_code_invalid',
+        `Discount code ${code} is not valid for this checkout`,
+      );
+    }
+    if (rule.code !== code) {
+      return warning(
+        i,
+        'discount_code_already_applied',
+        `Discount code ${code} is ${rule.code}, already asked for`,
+      );
+    }
+    if (appliedCodes.has(code)) return [];
+    if (rule.type === 'free_shipping' && !shippingCost) return [];
+    return warning(
+      i,
+      'discount_code_combination_disallowed',
+      `Discount code ${code} takes nothing off after the codes before it`,
+    );
+  });
 }
 
 /**
@@ -128,10 +162,6 @@ export async function buildCheckout(input: BuildInput): Promise<Checkout> {
   const codes = [...new Set(request.discounts?.codes ?? previous?.discounts?.codes ?? [])];
   const rules = await discountRules(db, store.id, codes);
   const applied = applyDiscounts(subtotal, rules, shippingCost);
-  const valid = new Set([
-    ...applied.map((d) => d.code),
-    ...rules.filter((r) => r.type === 'free_shipping').map((r) => r.code),
-  ]);
   const instruments = request.payment?.instruments ?? previous?.payment.instruments ?? [];
   const selectedInstrument =
     request.payment?.selected_instrument_id ?? previous?.payment.selected_instrument_id;
@@ -143,7 +173,7 @@ export async function buildCheckout(input: BuildInput): Promise<Checkout> {
     line_items: lines,
     ...(buyer ? { buyer } : {}),
     totals: checkoutTotals(subtotal, applied, shippingCost),
-    messages: discountWarnings(codes, valid),
+    messages: discountWarnings(codes, rules, applied, shippingCost),
     links: [],
     expires_at: input.expiresAt.toISOString(),
     payment: {

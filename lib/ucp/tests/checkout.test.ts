@@ -191,6 +191,32 @@ describe('updating: discounts and fulfillment', () => {
     expectSpecCheckout(res.body);
   });
 
+  it('warns of a code asked again in another spelling, or left nothing to take off by the codes before it', async () => {
+    const body = await create(checkoutRequest('7001', 1));
+    const res = await update(body.id, {
+      discounts: { codes: ['SHIPFREE', 'shipfree', 'SHIPALSO', 'TEN'] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.discounts.applied.map((d: any) => [d.code, d.amount])).toEqual([
+      ['SHIPFREE', 600],
+      ['TEN', 125],
+    ]);
+    expect(total(res.body)).toBe(1250 - 125);
+    expect(res.body.messages.map((m: any) => [m.type, m.code, m.path])).toEqual([
+      ['warning', 'discount_code_already_applied', '$.discounts.codes[1]'],
+      ['warning', 'discount_code_combination_disallowed', '$.discounts.codes[2]'],
+    ]);
+    expectSpecCheckout(res.body);
+    // With no shipping option chosen yet, a free-shipping code waits, unwarned.
+    const waiting = await create({
+      ...checkoutRequest('7001', 1),
+      fulfillment: undefined,
+      discounts: { codes: ['SHIPFREE'] },
+    });
+    expect(waiting.discounts).toEqual({ codes: ['SHIPFREE'], applied: [] });
+    expect(waiting.messages).toEqual([]);
+  });
+
   it("offers a known buyer's saved addresses, null for an unknown one, and keeps them across updates", async () => {
     const known = await create({
       ...checkoutRequest(),
