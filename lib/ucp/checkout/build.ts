@@ -90,8 +90,9 @@ async function priceLines(
  * - a code the store does not have: `discount_code_invalid`;
  * - another spelling of a code asked before it (codes match case-insensitively):
  *   `discount_code_already_applied`;
- * - a code the codes before it left nothing to take off (a second free-shipping code, or any
- *   code once the subtotal is gone): `discount_code_combination_disallowed`.
+ * - a code the codes applied before it left nothing to take off (a second free-shipping code, or
+ *   any code once the subtotal is gone): `discount_code_combination_disallowed`; one that takes
+ *   nothing off by itself (a percentage of a few cents): `discount_code_invalid`.
  * A free-shipping code with no shipping price to take off, before an option is chosen or with a
  * free one, stays in `codes` without an applied entry, unwarned: the shipping is free either way.
  */
@@ -125,11 +126,18 @@ function discountWarnings(
     }
     if (appliedCodes.has(code)) return [];
     if (rule.type === 'free_shipping' && !shippingCost) return [];
-    return warning(
-      i,
-      'discount_code_combination_disallowed',
-      `Discount code ${code} takes nothing off after the codes before it`,
-    );
+    const before = applied.filter((d) => codes.indexOf(d.code) < i).map((d) => d.code);
+    return before.length > 0
+      ? warning(
+          i,
+          'discount_code_combination_disallowed',
+          `Discount code ${code} takes nothing off after ${before.join(', ')}`,
+        )
+      : warning(
+          i,
+          'discount_code_invalid',
+          `Discount code ${code} takes nothing off this checkout`,
+        );
   });
 }
 

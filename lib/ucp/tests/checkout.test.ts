@@ -206,6 +206,9 @@ describe('updating: discounts and fulfillment', () => {
       ['warning', 'discount_code_already_applied', '$.discounts.codes[1]'],
       ['warning', 'discount_code_combination_disallowed', '$.discounts.codes[2]'],
     ]);
+    expect(res.body.messages[1].content).toBe(
+      'Discount code SHIPALSO takes nothing off after SHIPFREE',
+    );
     expectSpecCheckout(res.body);
     // With no shipping option chosen yet, a free-shipping code waits, unwarned.
     const waiting = await create({
