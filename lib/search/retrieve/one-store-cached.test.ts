@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPages } from '../../catalog/ingest';
 import { queryPrepared } from '../../db/prepared';
-import { resetEnvCache } from '../../config/env';
+import { setEnv } from '../../testing/env';
 import { textEmbedder } from '../../embeddings/index';
 import { adminProduct, titledProduct } from '../../testing/fixtures/admin-product';
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
@@ -36,11 +36,12 @@ const catalogue = (base: number) => [
 ];
 
 function cachesOf(mb: { postings: number; vectors: number }) {
-  process.env.POSTINGS_CACHE_MB = String(mb.postings);
-  process.env.STORE_VECTORS_CACHE_MB = String(mb.vectors);
-  // These stores are small: their vectors come from the cache all the same.
-  process.env.STORE_VECTORS_MIN_PRODUCTS = '1';
-  resetEnvCache();
+  setEnv({
+    POSTINGS_CACHE_MB: String(mb.postings),
+    STORE_VECTORS_CACHE_MB: String(mb.vectors),
+    // These stores are small: their vectors come from the cache all the same.
+    STORE_VECTORS_MIN_PRODUCTS: '1',
+  });
   clearTermPostingsCache();
   clearStoreVectorsCache();
 }
@@ -58,10 +59,11 @@ beforeAll(async () => {
   }
 });
 afterEach(() => {
-  delete process.env.POSTINGS_CACHE_MB;
-  delete process.env.STORE_VECTORS_CACHE_MB;
-  delete process.env.STORE_VECTORS_MIN_PRODUCTS;
-  resetEnvCache();
+  setEnv({
+    POSTINGS_CACHE_MB: undefined,
+    STORE_VECTORS_CACHE_MB: undefined,
+    STORE_VECTORS_MIN_PRODUCTS: undefined,
+  });
   clearTermPostingsCache();
   clearStoreVectorsCache();
 });

@@ -148,11 +148,15 @@ export async function storeNeighbours(
     // Searches of a store arriving together wait for one load.
     let loaded = loading.get(key);
     if (!loaded) {
-      loaded = load(db, scope, q, loadRows).finally(() => loading.delete(key));
+      loaded = load(db, scope, q, loadRows)
+        .then((vectors) => {
+          held.set(key, vectors);
+          return vectors;
+        })
+        .finally(() => loading.delete(key));
       loading.set(key, loaded);
     }
     entry = await loaded;
-    held.set(key, entry);
   }
   const { productIds, rows } = entry;
   const queryNorm = Math.sqrt(q.vector.reduce((sum, x) => sum + x * x, 0));

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPages } from '../../catalog/ingest';
 import { queryRows } from '../../db/client';
-import { resetEnvCache } from '../../config/env';
+import { setEnv } from '../../testing/env';
 import { closedStoreIds } from '../../stores/access';
 import { adminProduct, titledProduct } from '../../testing/fixtures/admin-product';
 import { createFixtureStore } from '../../testing/fixtures/catalogue';
@@ -33,8 +33,7 @@ const catalogue = (base: number) => [
 ];
 
 function cacheBoundOf(mb: number) {
-  process.env.POSTINGS_CACHE_MB = String(mb);
-  resetEnvCache();
+  setEnv({ POSTINGS_CACHE_MB: String(mb) });
   clearTermPostingsCache();
 }
 
@@ -53,8 +52,7 @@ beforeAll(async () => {
   stores.push(await createFixtureStore(t.database.db, catalogue(7400), { accessPolicy: 'allow' }));
 });
 afterEach(() => {
-  delete process.env.POSTINGS_CACHE_MB;
-  resetEnvCache();
+  setEnv({ POSTINGS_CACHE_MB: undefined });
   clearTermPostingsCache();
 });
 afterAll(() => t?.close());

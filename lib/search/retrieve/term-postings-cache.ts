@@ -39,27 +39,33 @@ export interface PickedPostings {
   impacts: Float32Array;
 }
 
-/**
- * The postings of store `s` (an index into the list's stores) that a one-store search reads, as
- * lexical-sql.ts's bestPostingsOfStore does: its best TERM_POSTINGS_READ by impact, ties by
- * product id; in product id order. The cut is found by a typed array's numeric sort: a comparator
- * sort of a store's 15,000 postings of a term took milliseconds.
- */
-function bestOfStore(list: PickedPostings, s: number): PickedPostings {
-  let kept: number[] = [];
-  for (let k = 0; k < list.productIds.length; k++) if (list.storeOf[k] === s) kept.push(k);
-  if (kept.length > TERM_POSTINGS_READ) {
-    const impacts = Float64Array.from(kept, (k) => list.impacts[k]!);
-    const cut = impacts.sort()[impacts.length - TERM_POSTINGS_READ]!;
-    // Those at the cut in product id order, the list's own.
-    let room = TERM_POSTINGS_READ - kept.filter((k) => list.impacts[k]! > cut).length;
-    kept = kept.filter((k) => list.impacts[k]! > cut || (list.impacts[k] === cut && room-- > 0));
-  }
+/** The postings at these indexes of the list, in their order. */
+function postingsAt(list: PickedPostings, kept: readonly number[]): PickedPostings {
   return {
     storeOf: Uint32Array.from(kept, (k) => list.storeOf[k]!),
     productIds: Float64Array.from(kept, (k) => list.productIds[k]!),
     impacts: Float32Array.from(kept, (k) => list.impacts[k]!),
   };
+}
+
+/**
+ * The postings a one-store search reads of store `s` (an index into the list's stores), which
+ * holds more than TERM_POSTINGS_READ of them, as lexical-sql.ts's bestPostingsOfStore does: its
+ * best TERM_POSTINGS_READ by impact, ties by product id; in product id order. The cut is found by
+ * a typed array's numeric sort: a comparator sort of a store's 15,000 postings of a term took
+ * milliseconds.
+ */
+function bestOfStore(list: PickedPostings, s: number): PickedPostings {
+  const held: number[] = [];
+  for (let k = 0; k < list.productIds.length; k++) if (list.storeOf[k] === s) held.push(k);
+  const impacts = Float64Array.from(held, (k) => list.impacts[k]!);
+  const cut = impacts.sort()[impacts.length - TERM_POSTINGS_READ]!;
+  // Those at the cut in product id order, the list's own.
+  let room = TERM_POSTINGS_READ - held.filter((k) => list.impacts[k]! > cut).length;
+  return postingsAt(
+    list,
+    held.filter((k) => list.impacts[k]! > cut || (list.impacts[k] === cut && room-- > 0)),
+  );
 }
 
 /** bestOfStore of each store of a whole list that holds more postings than a search reads. */
@@ -150,11 +156,7 @@ function reaching(entry: TermPostings, floor: number): PickedPostings {
   for (let k = 0; k < entry.impacts.length; k++) {
     if (atOrAboveFloor(entry.impacts[k]!, floor)) kept.push(k);
   }
-  return {
-    storeOf: Uint32Array.from(kept, (k) => entry.storeOf[k]!),
-    productIds: Float64Array.from(kept, (k) => entry.productIds[k]!),
-    impacts: Float32Array.from(kept, (k) => entry.impacts[k]!),
-  };
+  return postingsAt(entry, kept);
 }
 
 /** A posting as the load packs it: store id, product id, impact, tf, document length. */
