@@ -22,7 +22,7 @@ describe('upserting a page', () => {
     const db = t.database.db;
     const store = await addStore(db, { domain: uniqueDomain('big-page') });
     const word = madeUpWord();
-    // 2,300 products bind 39,100 parameters as one INSERT: past the 32,767 PGlite's parser reads.
+    // 2,300 products: as bound parameters a row each (17), past the 32,767 PGlite's parser reads.
     const bigPage = (variantBase: number) =>
       Array.from({ length: 2300 }, (_, i) =>
         adminProduct({
