@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, notExists, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, exists, inArray, notExists, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { queryPrepared } from '../db/prepared';
 import { products, storeAllowedDevelopers, stores } from '../db/schema';
@@ -106,6 +106,12 @@ export async function canAccessStore(
   return Boolean(row);
 }
 
+/** A store closed to the caller is reported as missing: see requireVisibleStore. */
+function storeNotFound(ref: { storeId?: string; storeDomain?: string }): ApiError {
+  const name = ref.storeId ? `id ${ref.storeId}` : `domain ${ref.storeDomain}`;
+  return new ApiError('STORE_NOT_FOUND', `No store with ${name}`, 404, `Unknown store ${name}`);
+}
+
 /**
  * The store a request names by id (which wins) or by domain, if the developer may use it. A
  * store closed to the developer is reported like a missing one: the operations that name stores
@@ -121,11 +127,42 @@ export async function requireVisibleStore(
     : ref.storeDomain !== undefined
       ? await findStoreByDomain(db, ref.storeDomain)
       : undefined;
-  if (!store || !(await canAccessStore(db, store, developerId))) {
-    const name = ref.storeId ? `id ${ref.storeId}` : `domain ${ref.storeDomain}`;
-    throw new ApiError('STORE_NOT_FOUND', `No store with ${name}`, 404, `Unknown store ${name}`);
-  }
+  if (!store || !(await canAccessStore(db, store, developerId))) throw storeNotFound(ref);
   return store;
+}
+
+/**
+ * requireVisibleStore for a store named by id, when only the verdict is needed: one prepared
+ * statement of the policy and the allow-list, where the row read (every column, unprepared) and
+ * the list's read were up to two. Every one-store search asks it before anything else.
+ */
+export async function requireVisibleStoreId(
+  db: Db,
+  developerId: string,
+  storeId: string,
+): Promise<void> {
+  const rows = await queryPrepared<{ id: string }>(
+    db,
+    db
+      .select({ id: stores.id })
+      .from(stores)
+      .where(
+        and(
+          eq(stores.id, storeId),
+          or(
+            sql`${stores.accessPolicy} = 'open'`,
+            exists(
+              db
+                .select({ one: storeAllowedDevelopers.storeId })
+                .from(storeAllowedDevelopers)
+                .where(listsDeveloper(stores.id, developerId)),
+            ),
+          ),
+        ),
+      )
+      .getSQL(),
+  );
+  if (rows.length === 0) throw storeNotFound({ storeId });
 }
 
 /** The store, if it exists (STORE_NOT_FOUND) and its policy admits the developer (FORBIDDEN). */

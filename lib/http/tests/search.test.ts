@@ -281,6 +281,17 @@ describe('POST /search/products', () => {
       expect(typeof res.body.error).toBe('string');
       expect(typeof res.body.message).toBe('string');
     }
+    // The store's allow-list opens it, by id and by domain alike.
+    for (const named of [{ store_id: closedStore.id }, { store_domain: closedStore.domain }]) {
+      const listed = await t.call('POST', '/search/products', {
+        key: other.key,
+        body: { ...named, query: { text: 'pipe' } },
+      });
+      expect(listed.status).toBe(200);
+      expect(new Set(listed.body.results.map((r: { store_id: string }) => r.store_id))).toEqual(
+        new Set([closedStore.id]),
+      );
+    }
   });
 
   it('searches every store open to the caller when no store is named', async () => {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Caller } from '../../auth/keys';
 import type { Db } from '../../db/client';
 import { queryPrepared } from '../../db/prepared';
-import { closedStoreIds, requireVisibleStore } from '../../stores/access';
+import { closedStoreIds, requireVisibleStore, requireVisibleStoreId } from '../../stores/access';
 import type { SearchScope } from '../retrieve/request';
 
 /** The stores a request reads: one store, or every store but some. */
@@ -21,8 +21,11 @@ export async function requestedStores(
   if (named.store_id === undefined && named.store_domain === undefined) {
     return { excludeStoreIds: await closedStoreIds(db, caller.developerId) };
   }
+  if (named.store_id !== undefined) {
+    await requireVisibleStoreId(db, caller.developerId, named.store_id);
+    return { storeId: named.store_id };
+  }
   const store = await requireVisibleStore(db, caller.developerId, {
-    storeId: named.store_id,
     storeDomain: named.store_domain,
   });
   return { storeId: store.id };
