@@ -106,35 +106,32 @@ export async function canAccessStore(
   return Boolean(row);
 }
 
-/** A store closed to the caller is reported as missing: see requireVisibleStore. */
-function storeNotFound(ref: { storeId?: string; storeDomain?: string }): ApiError {
-  const name = ref.storeId ? `id ${ref.storeId}` : `domain ${ref.storeDomain}`;
+/**
+ * A store closed to the developer is reported like a missing one: the operations that name stores
+ * by id or domain have no FORBIDDEN code, and a closed store's existence is none of the caller's
+ * business.
+ */
+function storeNotFound(name: string): ApiError {
   return new ApiError('STORE_NOT_FOUND', `No store with ${name}`, 404, `Unknown store ${name}`);
 }
 
-/**
- * The store a request names by id (which wins) or by domain, if the developer may use it. A
- * store closed to the developer is reported like a missing one: the operations that name stores
- * this way have no FORBIDDEN code, and a closed store's existence is none of the caller's business.
- */
-export async function requireVisibleStore(
+/** The store a request names by domain, if the developer may use it (else STORE_NOT_FOUND). */
+export async function requireVisibleStoreByDomain(
   db: Db,
   developerId: string,
-  ref: { storeId?: string; storeDomain?: string },
+  domain: string,
 ): Promise<StoreRow> {
-  const store = ref.storeId
-    ? await findStoreById(db, ref.storeId)
-    : ref.storeDomain !== undefined
-      ? await findStoreByDomain(db, ref.storeDomain)
-      : undefined;
-  if (!store || !(await canAccessStore(db, store, developerId))) throw storeNotFound(ref);
+  const store = await findStoreByDomain(db, domain);
+  if (!store || !(await canAccessStore(db, store, developerId))) {
+    throw storeNotFound(`domain ${domain}`);
+  }
   return store;
 }
 
 /**
- * requireVisibleStore for a store named by id, when only the verdict is needed: one prepared
- * statement of the policy and the allow-list, where the row read (every column, unprepared) and
- * the list's read were up to two. Every one-store search asks it before anything else.
+ * Whether the developer may use the store a request names by id (else STORE_NOT_FOUND), as one
+ * prepared statement of the policy and the allow-list: every one-store search asks it first, and
+ * the store's whole row (read unprepared) and then its allow-list were up to two.
  */
 export async function requireVisibleStoreId(
   db: Db,
@@ -162,7 +159,7 @@ export async function requireVisibleStoreId(
       )
       .getSQL(),
   );
-  if (rows.length === 0) throw storeNotFound({ storeId });
+  if (rows.length === 0) throw storeNotFound(`id ${storeId}`);
 }
 
 /** The store, if it exists (STORE_NOT_FOUND) and its policy admits the developer (FORBIDDEN). */

@@ -2,7 +2,11 @@ import { sql } from 'drizzle-orm';
 import type { Caller } from '../../auth/keys';
 import type { Db } from '../../db/client';
 import { queryPrepared } from '../../db/prepared';
-import { closedStoreIds, requireVisibleStore, requireVisibleStoreId } from '../../stores/access';
+import {
+  closedStoreIds,
+  requireVisibleStoreByDomain,
+  requireVisibleStoreId,
+} from '../../stores/access';
 import type { SearchScope } from '../retrieve/request';
 
 /** The stores a request reads: one store, or every store but some. */
@@ -18,17 +22,16 @@ export async function requestedStores(
   caller: Caller,
   named: { store_id?: string; store_domain?: string },
 ): Promise<RequestedStores> {
-  if (named.store_id === undefined && named.store_domain === undefined) {
-    return { excludeStoreIds: await closedStoreIds(db, caller.developerId) };
-  }
+  // An id wins over a domain.
   if (named.store_id !== undefined) {
     await requireVisibleStoreId(db, caller.developerId, named.store_id);
     return { storeId: named.store_id };
   }
-  const store = await requireVisibleStore(db, caller.developerId, {
-    storeDomain: named.store_domain,
-  });
-  return { storeId: store.id };
+  if (named.store_domain !== undefined) {
+    const store = await requireVisibleStoreByDomain(db, caller.developerId, named.store_domain);
+    return { storeId: store.id };
+  }
+  return { excludeStoreIds: await closedStoreIds(db, caller.developerId) };
 }
 
 /**
