@@ -13,10 +13,7 @@ export async function findStoreById(db: Db, storeId: string): Promise<StoreRow |
 }
 
 export async function findStoreByDomain(db: Db, domain: string): Promise<StoreRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(stores)
-    .where(eq(stores.domain, domain.trim().toLowerCase()));
+  const [row] = await db.select().from(stores).where(storeKeyWhere({ domain }));
   return row;
 }
 
@@ -106,60 +103,61 @@ export async function canAccessStore(
   return Boolean(row);
 }
 
+/** A store a request names: by id, or by domain (stored lower-case, so compared so). */
+export type StoreKey = { id: string } | { domain: string };
+
+/** The key's test on the stores table. */
+export function storeKeyWhere(key: StoreKey) {
+  return 'id' in key ? eq(stores.id, key.id) : eq(stores.domain, key.domain.trim().toLowerCase());
+}
+
 /**
- * A store closed to the developer is reported like a missing one: the operations that name stores
- * by id or domain have no FORBIDDEN code, and a closed store's existence is none of the caller's
- * business.
+ * The policy test a store passes for the developer: open, or listing the developer. 'open' is
+ * written into the text as in closedStoresQuery, which is this test's negation written apart for
+ * its partial index; canAccessStore is the same rule for a row already read.
  */
-function storeNotFound(name: string): ApiError {
+export function visibleTo(db: Db, developerId: string) {
+  return or(
+    sql`${stores.accessPolicy} = 'open'`,
+    exists(
+      db
+        .select({ one: storeAllowedDevelopers.storeId })
+        .from(storeAllowedDevelopers)
+        .where(listsDeveloper(stores.id, developerId)),
+    ),
+  );
+}
+
+/**
+ * STORE_NOT_FOUND for a store the request names that does not exist or is closed to the caller.
+ * The operations that name stores by id or domain have no FORBIDDEN code, and a closed store's
+ * existence is none of the caller's business.
+ */
+export function storeNotFound(key: StoreKey): ApiError {
+  const name = 'id' in key ? `id ${key.id}` : `domain ${key.domain}`;
   return new ApiError('STORE_NOT_FOUND', `No store with ${name}`, 404, `Unknown store ${name}`);
 }
 
-/** The store a request names by domain, if the developer may use it (else STORE_NOT_FOUND). */
-export async function requireVisibleStoreByDomain(
-  db: Db,
-  developerId: string,
-  domain: string,
-): Promise<StoreRow> {
-  const store = await findStoreByDomain(db, domain);
-  if (!store || !(await canAccessStore(db, store, developerId))) {
-    throw storeNotFound(`domain ${domain}`);
-  }
-  return store;
-}
-
 /**
- * Whether the developer may use the store a request names by id (else STORE_NOT_FOUND), as one
- * prepared statement of the policy and the allow-list: every one-store search asks it first, and
- * the store's whole row (read unprepared) and then its allow-list were up to two.
+ * The id of the store a request names, if the developer may use it (else STORE_NOT_FOUND): one
+ * prepared statement of the key, the policy and the allow-list, where reading the store's row and
+ * then its allow-list took two.
  */
-export async function requireVisibleStoreId(
+export async function requireVisibleStore(
   db: Db,
   developerId: string,
-  storeId: string,
-): Promise<void> {
-  const rows = await queryPrepared<{ id: string }>(
+  key: StoreKey,
+): Promise<string> {
+  const [row] = await queryPrepared<{ id: string }>(
     db,
     db
       .select({ id: stores.id })
       .from(stores)
-      .where(
-        and(
-          eq(stores.id, storeId),
-          or(
-            sql`${stores.accessPolicy} = 'open'`,
-            exists(
-              db
-                .select({ one: storeAllowedDevelopers.storeId })
-                .from(storeAllowedDevelopers)
-                .where(listsDeveloper(stores.id, developerId)),
-            ),
-          ),
-        ),
-      )
+      .where(and(storeKeyWhere(key), visibleTo(db, developerId)))
       .getSQL(),
   );
-  if (rows.length === 0) throw storeNotFound(`id ${storeId}`);
+  if (!row) throw storeNotFound(key);
+  return row.id;
 }
 
 /** The store, if it exists (STORE_NOT_FOUND) and its policy admits the developer (FORBIDDEN). */

@@ -16,27 +16,11 @@ import { ApiError } from '../../errors';
 import { embedQueryImage } from '../../images/query';
 import { attachedShipping } from '../../profiles/service';
 import { rankProducts } from '../rank/ranking';
-import { oneStoreScope, requestedStores } from './store-scope';
+import { searchScope } from './store-scope';
 import { loadProducts, requireProfile, toResult } from './product-results';
-import type { CandidateFilters, SearchScope, VectorQuery } from '../retrieve/request';
+import type { CandidateFilters, VectorQuery } from '../retrieve/request';
 
 const IMAGE_PLAN = 'pro';
-
-/**
- * Where to search: the store the request names, or every store open to the caller. A named store's
- * statistics are read after its access check, not beside it: side by side they took two of the
- * pool's connections, and the retrieval after them ran 1.3 ms slower at the median (in process, a
- * store of 54,667 products; each connection prepares and plans its statements apart), where the
- * round trip saved was 0.15 ms (docs/bench-log.md#scale).
- */
-async function resolveScope(
-  db: Db,
-  caller: Caller,
-  req: ParsedSearchProductsRequest,
-): Promise<SearchScope> {
-  const stores = await requestedStores(db, caller, req);
-  return 'storeId' in stores ? oneStoreScope(db, stores.storeId) : stores;
-}
 
 /** The style's vector, when it was embedded by the active text model (else it cannot compare). */
 async function styleVector(db: Db, profileId: string): Promise<number[] | undefined> {
@@ -62,7 +46,7 @@ async function imageQuery(db: Db, caller: Caller, url: string): Promise<VectorQu
 
 /** POST /search/products: resolve scope and profile, rank once, and shape the results. */
 export async function searchProducts(db: Db, caller: Caller, req: ParsedSearchProductsRequest) {
-  const scope = await resolveScope(db, caller, req);
+  const scope = await searchScope(db, caller, req);
   let style: number[] | undefined;
   let shipping: ShippingRecord | undefined;
   if (req.profile_id !== undefined) {
