@@ -80,6 +80,15 @@ const schema = z.object({
    * from 9.1 to 10.2 ms (docs/bench-log.md, Scale).
    */
   STORE_VECTORS_MIN_PRODUCTS: z.coerce.number().int().min(0).default(1000),
+  /**
+   * Searches of a store (within ten minutes) that scan its vectors in SQL before a search loads
+   * them into that cache: a load is paid back only by the searches after it. A store of 1,093
+   * products took about 30 ms to load and 5 to scan; at 1,093,340 products in 1,000 stores, whose
+   * one-store searches met each store a few times, loading at the first search took the one-store
+   * median from 11.9 ms (no cache) to 85.8, at the second to 41.9, and at the fifth 11.4
+   * (docs/bench-log.md, Scale). A store searched often still loads within seconds.
+   */
+  STORE_VECTORS_LOAD_AFTER: z.coerce.number().int().min(0).default(4),
   OPERATOR_TOKEN: z.string().min(16).optional(),
   /** A ranker model file (npm run train-ranker -- --out FILE) instead of the shipped one. */
   RANKER_MODEL: z.string().min(1).optional(),

@@ -35,12 +35,13 @@ const catalogue = (base: number) => [
   titledProduct(base + 6, 'Marrowind Sprockle Lantern'),
 ];
 
-function cachesOf(mb: { postings: number; vectors: number }) {
+function cachesOf(mb: { postings: number; vectors: number }, loadAfter = 0) {
   setEnv({
     POSTINGS_CACHE_MB: String(mb.postings),
     STORE_VECTORS_CACHE_MB: String(mb.vectors),
-    // These stores are small: their vectors come from the cache all the same.
+    // These stores are small, and searched once: their vectors come from the cache all the same.
     STORE_VECTORS_MIN_PRODUCTS: '1',
+    STORE_VECTORS_LOAD_AFTER: String(loadAfter),
   });
   clearTermPostingsCache();
   clearStoreVectorsCache();
@@ -63,6 +64,7 @@ afterEach(() => {
     POSTINGS_CACHE_MB: undefined,
     STORE_VECTORS_CACHE_MB: undefined,
     STORE_VECTORS_MIN_PRODUCTS: undefined,
+    STORE_VECTORS_LOAD_AFTER: undefined,
   });
   clearTermPostingsCache();
   clearStoreVectorsCache();
@@ -185,6 +187,31 @@ describe('one-store searches from the caches', () => {
     const afterRemoval = await neighbours();
     expect(afterRemoval).toHaveLength(5);
     expect(afterRemoval).not.toContain(target.productIds[1]);
+  });
+
+  it("loads a store's vectors only at its search after STORE_VECTORS_LOAD_AFTER scanned in SQL", async () => {
+    const db = t.database.db;
+    const [store] = stores;
+    const plansOf = async (searches: number) => {
+      const plans: string[] = [];
+      for (let i = 0; i < searches; i++) {
+        const req = await request(store!.id, 'quorridge tolt', { lexical: 2, vector: 3 });
+        const plan = choosePlan(req, 'postgres');
+        // The run asks again; the search is counted once.
+        if (plan === 'oneStore') expect(choosePlan(req, 'postgres')).toBe('oneStore');
+        await retrieveCandidates(db, req);
+        plans.push(plan);
+      }
+      return plans;
+    };
+    // Without the postings cache, only the vectors can make the plan oneStoreCached.
+    cachesOf({ postings: 0, vectors: 64 }, 2);
+    expect(await plansOf(4)).toEqual(['oneStore', 'oneStore', 'oneStoreCached', 'oneStoreCached']);
+    cachesOf({ postings: 0, vectors: 64 }, 1);
+    expect(await plansOf(2)).toEqual(['oneStore', 'oneStoreCached']);
+    // Another store's searches count for that store alone.
+    const other = await request(stores[1]!.id, 'quorridge tolt', { lexical: 2, vector: 3 });
+    expect(choosePlan(other, 'postgres')).toBe('oneStore');
   });
 
   it('answer over HTTP as the SQL reads do', async () => {

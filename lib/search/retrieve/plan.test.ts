@@ -20,7 +20,13 @@ const request = (r: Partial<RetrievalRequest> = {}): RetrievalRequest => ({
   ...r,
 });
 
-afterEach(() => setEnv({ POSTINGS_CACHE_MB: undefined, STORE_VECTORS_CACHE_MB: undefined }));
+afterEach(() =>
+  setEnv({
+    POSTINGS_CACHE_MB: undefined,
+    STORE_VECTORS_CACHE_MB: undefined,
+    STORE_VECTORS_LOAD_AFTER: undefined,
+  }),
+);
 
 describe('choosePlan', () => {
   it('searches a named store from the caches where they serve it, on every engine', () => {
@@ -54,7 +60,12 @@ describe('choosePlan', () => {
       ['a price filter', request({ scope: store(5_000), text, priceMax: 50 }), 'oneStore'],
       ['an unindexed store', request({ scope: store(0), text, lexical: undefined }), 'oneStore'],
     ];
-    setEnv({ POSTINGS_CACHE_MB: '16', STORE_VECTORS_CACHE_MB: '16' });
+    // Each store's vectors load at its first search (one-store-cached.test.ts counts searches).
+    setEnv({
+      POSTINGS_CACHE_MB: '16',
+      STORE_VECTORS_CACHE_MB: '16',
+      STORE_VECTORS_LOAD_AFTER: '0',
+    });
     for (const [name, req, plan] of cases) {
       for (const engine of ['embedded', 'postgres', 'citus'] as const) {
         expect(choosePlan(req, engine), `${name} on ${engine}`).toBe(plan);

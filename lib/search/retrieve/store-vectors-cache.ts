@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { env } from '../../config/env';
 import { configuredCache } from './configured-cache';
 import type { Db } from '../../db/client';
@@ -11,7 +12,7 @@ import { atLeastCut } from './top-cut';
 import { EXACT_VECTOR_SCAN_MAX } from './vector-sql';
 
 /**
- * One store's text vectors of one model, in product id order, each scaled to unit length: what a
+ * One store's text vectors of one model, each scaled to unit length: what a
  * one-store search compares its query vector with, instead of an exact scan of the store's rows.
  * That scan read 2 KB a product from the table (at 5,467 products, 28.7 ms of a 37.7 ms statement,
  * and 10 to 12 ms with every page in the buffers, docs/bench-log.md, Scale), where the cosines are
@@ -43,26 +44,61 @@ const storeCache = () => cache.entries();
 /** The loads under way, by key. */
 const loading = new Map<string, Promise<StoreVectors>>();
 
-/** Empties the cache (tests). */
+/** Searches of each store scanned in SQL since its vectors last left the cache, by key. */
+const scannedInSql = new LRUCache<string, number>({ max: 100_000, ttl: ENTRY_TTL_MS });
+
+/**
+ * Each search's answer, taken once: the plan's choice and the plan's run both ask, and the second
+ * asking must not count the search again.
+ */
+const answered = new WeakMap<RetrievalRequest, boolean>();
+
+/** Empties the cache and its counts (tests). */
 export function clearStoreVectorsCache(): void {
   cache.clear();
+  scannedInSql.clear();
+}
+
+function keyOf(scope: OneStore, q: VectorQuery): string {
+  return `${scope.storeId}\u0000${q.modelId}\u0000${scope.vectorsVersion}`;
+}
+
+/**
+ * Whether the store's vectors are (or are now to be) in the cache: held or loading, or searched in
+ * SQL STORE_VECTORS_LOAD_AFTER times already; otherwise this search is counted and scans in SQL.
+ */
+function admitted(held: LRUCache<string, StoreVectors>, key: string): boolean {
+  if (held.has(key) || loading.has(key)) return true;
+  const scanned = scannedInSql.get(key) ?? 0;
+  if (scanned >= env().STORE_VECTORS_LOAD_AFTER) {
+    scannedInSql.delete(key);
+    return true;
+  }
+  scannedInSql.set(key, scanned + 1);
+  return false;
 }
 
 /**
  * Whether a one-store search takes its text neighbours from the cache: it is on, the search has
- * a text vector and no variant filter (which the neighbours' SQL applies), and the store is one
- * SQL would scan exactly, and not a small one (STORE_VECTORS_MIN_PRODUCTS). A larger store is
- * searched through the HNSW index.
+ * a text vector and no variant filter (which the neighbours' SQL applies), the store is one SQL
+ * would scan exactly, and not a small one (STORE_VECTORS_MIN_PRODUCTS), and the store's vectors are
+ * held or searched often enough to load (admitted). A larger store is searched through the HNSW
+ * index.
  */
 export function storeVectorsCacheable(req: RetrievalRequest, filtered: boolean): boolean {
-  return (
-    storeCache() !== null &&
+  const known = answered.get(req);
+  if (known !== undefined) return known;
+  const held = storeCache();
+  const answer =
+    held !== null &&
     req.text !== undefined &&
     !filtered &&
     'storeId' in req.scope &&
     req.scope.storeDocs >= env().STORE_VECTORS_MIN_PRODUCTS &&
-    req.scope.storeDocs <= EXACT_VECTOR_SCAN_MAX
-  );
+    req.scope.storeDocs <= EXACT_VECTOR_SCAN_MAX &&
+    admitted(held, keyOf(req.scope, req.text));
+  answered.set(req, answer);
+  return answer;
 }
 
 /**
@@ -95,7 +131,13 @@ function decode(productIds: Float64Array, packed: Buffer, dimensions: number): S
   return { productIds, rows };
 }
 
-/** The store's vectors of the query's model, read in parts of `loadRows` in product id order. */
+/**
+ * The store's vectors of the query's model, read in parts of `loadRows` products by product id, a
+ * row a product. A part's ids are picked in the primary key's order and its vectors read by those
+ * ids, so the 2 KB rows are never sorted. Aggregated into one text a part (string_agg, sorted by
+ * id), 1,093 vectors took 63 to 75 ms of the server, warm; as rows, 11 ms (psql, 1,093,340 products,
+ * docs/bench-log.md, Scale).
+ */
 async function load(
   db: Db,
   scope: OneStore,
@@ -105,22 +147,24 @@ async function load(
   const ids: number[] = [];
   const parts: Buffer[] = [];
   for (let after = -1; ;) {
-    const [part] = await queryRows<{ ids: string | null; packed: string | null }>(
+    const rows = await queryRows<{ product_id: number | string; packed: string }>(
       db,
-      sql`SELECT string_agg(s.product_id::text, ',' ORDER BY s.product_id) AS ids,
-                 encode(string_agg(vector_send(s.embedding), ''::bytea ORDER BY s.product_id),
-                        'base64') AS packed
-          FROM (SELECT pe.product_id, pe.embedding FROM product_embeddings pe
+      sql`SELECT pe.product_id, encode(vector_send(pe.embedding), 'base64') AS packed
+          FROM (SELECT pe.product_id FROM product_embeddings pe
                 WHERE pe.store_id = ${scope.storeId} AND ${indexPredicate('text', q.modelId)}
                   AND pe.product_id > ${after}
-                ORDER BY pe.product_id LIMIT ${loadRows}) s`,
+                ORDER BY pe.product_id LIMIT ${loadRows}) page
+          JOIN product_embeddings pe
+            ON pe.store_id = ${scope.storeId} AND pe.product_id = page.product_id
+           AND ${indexPredicate('text', q.modelId)}`,
     );
-    if (!part?.ids) break;
-    const partIds = part.ids.split(',').map(Number);
-    ids.push(...partIds);
-    parts.push(Buffer.from(part.packed!, 'base64'));
-    if (partIds.length < loadRows) break;
-    after = partIds[partIds.length - 1]!;
+    for (const row of rows) {
+      const id = Number(row.product_id);
+      ids.push(id);
+      parts.push(Buffer.from(row.packed, 'base64'));
+      after = Math.max(after, id);
+    }
+    if (rows.length < loadRows) break;
   }
   return decode(Float64Array.from(ids), Buffer.concat(parts), q.dimensions);
 }
@@ -142,7 +186,7 @@ export async function storeNeighbours(
     throw new Error('store neighbours were asked where the cache cannot serve them');
   }
   const scope = req.scope;
-  const key = `${scope.storeId}\u0000${q.modelId}\u0000${scope.vectorsVersion}`;
+  const key = keyOf(scope, q);
   let entry = held.get(key);
   if (!entry) {
     // Searches of a store arriving together wait for one load.
