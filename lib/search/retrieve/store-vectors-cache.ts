@@ -12,11 +12,12 @@ import { atLeastCut } from './top-cut';
 import { EXACT_VECTOR_SCAN_MAX } from './vector-sql';
 
 /**
- * One store's text vectors of one model, each scaled to unit length: what a
- * one-store search compares its query vector with, instead of an exact scan of the store's rows.
- * That scan read 2 KB a product from the table (at 5,467 products, 28.7 ms of a 37.7 ms statement,
- * and 10 to 12 ms with every page in the buffers, docs/bench-log.md, Scale), where the cosines are
- * about a millisecond of SIMD arithmetic (dot-products.ts).
+ * One store's text vectors of one model, each scaled to unit length: what a one-store search
+ * compares its query vector with, instead of an exact scan of the store's rows. That scan read 2 KB
+ * a product from the table (at 5,467 products, 28.7 ms of a 37.7 ms statement, and 10 to 12 ms
+ * with every page in the buffers, docs/bench-log.md, Scale), where the cosines are about a
+ * millisecond of SIMD arithmetic (dot-products.ts). A store searched a few times pays more to load
+ * than it saves, hence STORE_VECTORS_LOAD_AFTER.
  */
 interface StoreVectors {
   productIds: Float64Array;
