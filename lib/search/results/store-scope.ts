@@ -18,6 +18,18 @@ export type RequestedStores = { storeId: string } | { excludeStoreIds: string[] 
 
 type NamedStore = { store_id?: string; store_domain?: string };
 
+/** A store's search statistics as read (bigints and counts may come as text). */
+type StoreStatsRow = { doc_count: number | string; vectors_version: number | string };
+
+/** The search of one store from its statistics; a store not yet indexed has none (0 and 0). */
+function storeScope(storeId: string, row: StoreStatsRow | undefined): SearchScope {
+  return {
+    storeId,
+    storeDocs: Number(row?.doc_count ?? 0),
+    vectorsVersion: Number(row?.vectors_version ?? 0),
+  };
+}
+
 /** The store the request names, if it names one. An id wins over a domain. */
 function storeKey(named: NamedStore): StoreKey | undefined {
   if (named.store_id !== undefined) return { id: named.store_id };
@@ -50,11 +62,7 @@ export async function requestedStores(
 export async function searchScope(db: Db, caller: Caller, named: NamedStore): Promise<SearchScope> {
   const key = storeKey(named);
   if (!key) return { excludeStoreIds: await closedStoreIds(db, caller.developerId) };
-  const [row] = await queryPrepared<{
-    id: string;
-    doc_count: number | string;
-    vectors_version: number | string;
-  }>(
+  const [row] = await queryPrepared<StoreStatsRow & { id: string }>(
     db,
     db
       .select({
@@ -68,11 +76,7 @@ export async function searchScope(db: Db, caller: Caller, named: NamedStore): Pr
       .getSQL(),
   );
   if (!row) throw storeNotFound(key);
-  return {
-    storeId: row.id,
-    storeDocs: Number(row.doc_count),
-    vectorsVersion: Number(row.vectors_version),
-  };
+  return storeScope(row.id, row);
 }
 
 /**
@@ -81,16 +85,9 @@ export async function searchScope(db: Db, caller: Caller, named: NamedStore): Pr
  * exchange instead of six.
  */
 export async function oneStoreScope(db: Db, storeId: string): Promise<SearchScope> {
-  const [row] = await queryPrepared<{
-    doc_count: number | string;
-    vectors_version: number | string;
-  }>(
+  const [row] = await queryPrepared<StoreStatsRow>(
     db,
     sql`SELECT doc_count, vectors_version FROM search_store_stats WHERE store_id = ${storeId}`,
   );
-  return {
-    storeId,
-    storeDocs: Number(row?.doc_count ?? 0),
-    vectorsVersion: Number(row?.vectors_version ?? 0),
-  };
+  return storeScope(storeId, row);
 }
